@@ -1,0 +1,108 @@
+//! Every option of the command line, in one place (clap derive), with defaults and ranges in
+//! the doc lines. Names follow clingo's where clingo has the option.
+
+use clap::{Parser, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineKind {
+    /// The GPU when a CUDA driver and device are present, otherwise the host engine.
+    Auto,
+    /// The CUDA engine; fails if no usable GPU is found.
+    Gpu,
+    /// The sequential reference engine on the host.
+    Cpu,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Learning {
+    /// First-UIP resolution (clasp's, the paper's Algorithm 3).
+    Res,
+    /// Forward learning from decision-level dependency bitmaps (the paper's Algorithm 4).
+    Fwd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Heuristic {
+    /// Occurrence counts of literals in the input nogoods.
+    Occ,
+    /// Jeroslow-Wang: occurrences weighted by 2^-length.
+    Jw,
+    /// VSIDS-style activity, bumped on conflicts and decayed.
+    Activity,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Pre {
+    /// Print the program read in aspif.
+    Aspif,
+    /// Print the program read in smodels format.
+    Smodels,
+}
+
+#[derive(Clone, Debug, Parser)]
+#[command(
+    name = "yasmin-rs",
+    version,
+    about = "Answer-set solver whose conflict-driven search runs on a CUDA GPU",
+    long_about = "Answer-set solver whose conflict-driven search runs on a CUDA GPU.\n\n\
+        Reads a ground program in aspif or smodels format (what gringo prints) from the files\n\
+        given, or from standard input when none (or '-') is given:\n\n    \
+        gringo encoding.lp instance.lp | yasmin-rs -n 0\n\n\
+        Exit codes (as clingo's): 10 satisfiable, 20 unsatisfiable, 30 satisfiable and the\n\
+        search space exhausted (all models printed, or optimum proven), 0 unknown (time limit\n\
+        before any answer), 1 interrupted; 65 bad input, 66 a feature not supported yet,\n\
+        33 out of memory, 70 internal error."
+)]
+pub struct Config {
+    /// Ground program files (aspif or smodels); '-' or none reads standard input.
+    pub files: Vec<PathBuf>,
+
+    /// Number of models to compute; 0 computes all.
+    #[arg(short = 'n', long = "models", default_value_t = 1)]
+    pub models: u64,
+
+    /// Print search statistics after solving.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Stop after this many seconds (0 = no limit), printing what was found.
+    #[arg(long = "time-limit", default_value_t = 0, value_name = "SECS")]
+    pub time_limit: u64,
+
+    /// Output format: 0 = clingo's text, 1 = ASP competition format, 2 = JSON.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    pub outf: u8,
+
+    /// Quiet: do not print the models, only the result.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
+    /// Which engine searches.
+    #[arg(long, value_enum, default_value_t = EngineKind::Auto)]
+    pub engine: EngineKind,
+
+    /// Conflict learning scheme.
+    #[arg(long, value_enum, default_value_t = Learning::Res)]
+    pub learning: Learning,
+
+    /// Decision heuristic (ranks the applicable rules of unassigned heads).
+    #[arg(long, value_enum, default_value_t = Heuristic::Activity)]
+    pub heuristic: Heuristic,
+
+    /// Print the program read (in aspif or smodels format) instead of solving it.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub pre: Option<Pre>,
+
+    /// Check every printed model with the independent answer-set checker (on by default).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub verify: bool,
+
+    /// GPU engine: synchronise and check for errors after every kernel launch (debugging).
+    #[arg(long = "sync-always")]
+    pub sync_always: bool,
+
+    /// Random seed for tie-breaking in the heuristics.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}

@@ -1,0 +1,69 @@
+//! The search: one algorithm (CDNL guided by ASP computations, the paper's Algorithm 1), two
+//! engines — `cpu`, the sequential reference on the host, and `gpu`, the same loop with kernel
+//! launches in place of function calls.
+//!
+//! Invariant: an engine only ever reports assignments that violate no nogood and (for non-tight
+//! programs) contain no unfounded set; successive models of one run are pairwise distinct.
+
+pub mod stats;
+
+pub use stats::Stats;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A model: the true atoms of the program (sorted, atoms only, no auxiliaries).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Model {
+    pub atoms: Vec<u32>,
+}
+
+/// What one call of [`Engine::next_model`] ended with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A new model (distinct from every earlier one).
+    Model(Model),
+    /// The search space is exhausted: no (further) model exists.
+    Exhausted,
+    /// Stopped by the time limit or an interrupt before the space was exhausted.
+    Stopped,
+}
+
+/// When to give up: a deadline and a flag set by the Ctrl-C handler.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub deadline: Option<Instant>,
+    pub interrupt: Arc<AtomicBool>,
+}
+
+impl Limits {
+    pub fn none() -> Self {
+        Limits {
+            deadline: None,
+            interrupt: Arc::new(AtomicBool::new(false)),
+        }
+    }
+    /// Check this every few hundred conflicts or decisions, not on every propagation.
+    pub fn reached(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// An error that ends the search abnormally (never UNSAT, which is `Step::Exhausted`).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("device error: {0}")]
+    Device(String),
+    #[error("out of device memory: {0}")]
+    OutOfMemory(String),
+    #[error("{0} is not supported yet")]
+    Unsupported(String),
+}
+
+/// Both engines answer the same calls.
+pub trait Engine {
+    /// Search for the next model; after a model, a blocking nogood excludes it.
+    fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError>;
+    fn stats(&self) -> &Stats;
+}

@@ -1,0 +1,9 @@
+//! yasmin-rs: a conflict-driven answer-set solver whose search runs on a CUDA GPU.
+//!
+//! The pipeline, in the order data moves: `lparse` (read) → [`ground`] (analyse) →
+//! [`nogoods`] (complete) → [`engine`] (search, `cpu` or `gpu`) → [`check`] → [`output`].
+
+pub mod config;
+pub mod engine;
+pub mod lit;
+pub mod nogoods;
