@@ -5,5 +5,6 @@
 
 pub mod config;
 pub mod engine;
+pub mod ground;
 pub mod lit;
 pub mod nogoods;

@@ -67,3 +67,13 @@ pub trait Engine {
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError>;
     fn stats(&self) -> &Stats;
 }
+
+/// What the user chose for the search (a view of [`crate::config::Config`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub learning: crate::config::Learning,
+    pub heuristic: crate::config::Heuristic,
+    pub seed: u64,
+    /// GPU engine: synchronise and check after every launch.
+    pub sync_always: bool,
+}

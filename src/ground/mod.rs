@@ -1,0 +1,55 @@
+//! Program → analysed program: the atom table, distinct bodies shared between rules, the
+//! positive dependency graph, its strongly connected components and tightness.
+//!
+//! Invariant: every rule of the input that the solver honours appears in `rules` exactly once,
+//! pointing at the one `BodyDef` equal to its body; atoms keep their program numbers
+//! (`1..=num_atoms`); an atom is in a cyclic component exactly when it lies on a cycle of the
+//! positive dependency graph (head ← positive body atom, through sum bodies' positive literals
+//! too).
+
+/// A distinct rule body. Literals use the program's signed convention (`a` / `-a`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BodyDef {
+    /// `pos₁, …, not neg₁, …` (sorted, no duplicates).
+    Conj { pos: Vec<u32>, neg: Vec<u32> },
+    /// `lower <= Σ weight·[lit]`, weights > 0 after normalisation, lower > 0.
+    Sum { lower: i64, lits: Vec<(i32, i64)> },
+}
+
+/// One rule: `head` (empty = integrity constraint) `:- bodies[body]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleDef {
+    pub head: Vec<u32>,
+    pub choice: bool,
+    pub body: u32,
+}
+
+/// The analysed program every later stage reads.
+#[derive(Clone, Debug, Default)]
+pub struct GroundProgram {
+    /// Atoms are `1..=num_atoms`.
+    pub num_atoms: u32,
+    pub bodies: Vec<BodyDef>,
+    pub rules: Vec<RuleDef>,
+    /// Atom → rules with that atom in the head (CSR over `0..=num_atoms`).
+    pub head_offsets: Vec<u32>,
+    pub head_rules: Vec<u32>,
+    /// Atom → id of its strongly connected component of the positive dependency graph.
+    pub scc: Vec<u32>,
+    /// Component id → it holds a cycle (more than one atom, or a self-loop).
+    pub scc_cyclic: Vec<bool>,
+    /// No cyclic component: supported models are answer sets.
+    pub tight: bool,
+}
+
+impl GroundProgram {
+    /// Rules with `atom` in the head.
+    pub fn rules_of(&self, atom: u32) -> &[u32] {
+        let a = atom as usize;
+        &self.head_rules[self.head_offsets[a] as usize..self.head_offsets[a + 1] as usize]
+    }
+    /// `atom` lies on a positive cycle.
+    pub fn is_cyclic(&self, atom: u32) -> bool {
+        self.scc_cyclic[self.scc[atom as usize] as usize]
+    }
+}
