@@ -1,0 +1,354 @@
+//! Differential tests: yasmin-rs against clingo on random ground programs (tests/gen).
+//!
+//! Invariant: for every generated program, the multiset of answer sets yasmin-rs prints with
+//! `-n 0` (each answer set a sorted list of shown atoms) equals clingo's, for both learning
+//! schemes, and the exit code says the same (20 none, 30 all found). A mismatch prints the
+//! program and both answers, saves the program as `tests/regress/diff-<kind>-<seed>.lp`, and
+//! fails the test.
+//!
+//! Knobs (environment): `YASMIN_DIFF_COUNT` programs per kind (default 300, the CI count),
+//! `YASMIN_DIFF_SEED` base seed (default 1), `YASMIN_DIFF_ENGINE` (default `cpu`),
+//! `YASMIN_DIFF_TIMEOUT` seconds per solver run (default 30), `YASMIN_DIFF_BIN` another binary. gringo and clingo (5.4+) must be on
+//! the PATH: without them the test fails rather than passing vacuously.
+//!
+//! Reproduce one program: `cargo run --example gen_program -- --kind KIND --seed SEED`.
+
+mod gen;
+
+use gen::{generate, program_seed, Kind};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const HEURISTICS: [&str; 3] = ["activity", "occ", "jw"];
+const LEARNING: [&str; 2] = ["res", "fwd"];
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v} is not a number")),
+        Err(_) => default,
+    }
+}
+
+/// What one solver run printed, normalised.
+#[derive(Debug, PartialEq, Eq)]
+struct Answers {
+    /// Sorted list of answer sets, each a sorted list of atoms.
+    sets: Vec<Vec<String>>,
+    /// The result word (`SATISFIABLE`, `UNSATISFIABLE`, `UNKNOWN`, ...), if one was printed.
+    result: Option<String>,
+    exit: Option<i32>,
+}
+
+/// Parse clingo-style text: `Answer: N` (clingo 5.8 appends ` (Time: ...)`) then one line of
+/// atoms; the result word on a line of its own.
+fn parse_text(out: &str, exit: Option<i32>) -> Answers {
+    let mut sets = Vec::new();
+    let mut result = None;
+    let mut lines = out.lines();
+    while let Some(l) = lines.next() {
+        let l = l.trim_end();
+        if l.starts_with("Answer:") {
+            let mut atoms: Vec<String> = lines
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect();
+            atoms.sort();
+            sets.push(atoms);
+        } else if matches!(
+            l,
+            "SATISFIABLE" | "UNSATISFIABLE" | "UNKNOWN" | "OPTIMUM FOUND" | "INTERRUPTED"
+        ) {
+            result = Some(l.to_owned());
+        }
+    }
+    sets.sort();
+    Answers { sets, result, exit }
+}
+
+/// Run a command with a wall-clock limit; returns (stdout, stderr, exit code or None if killed).
+fn run_limited(cmd: &mut Command, limit: Duration) -> (String, String, Option<i32>) {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    // Drain both pipes on threads so a chatty child cannot block on a full pipe.
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let to = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = so.read_to_string(&mut s);
+        s
+    });
+    let te = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = se.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().expect("wait failed") {
+            break Some(st);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let out = to.join().unwrap();
+    let err = te.join().unwrap();
+    (out, err, status.and_then(|s| s.code()))
+}
+
+fn need_tool(name: &str) {
+    let ok = Command::new(name)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(
+        ok,
+        "the differential tests need `{name}` on the PATH (gringo/clingo 5.4 or later)"
+    );
+}
+
+fn scratch_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("yasmin-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("cannot create scratch dir");
+    d
+}
+
+/// Ground `text` with gringo into aspif; panics with gringo's message if it refuses (a bug in
+/// the generator, not in the solver).
+fn ground(text: &str, dir: &Path, stem: &str) -> PathBuf {
+    let lp = dir.join(format!("{stem}.lp"));
+    let aspif = dir.join(format!("{stem}.aspif"));
+    std::fs::write(&lp, text).unwrap();
+    let (out, err, code) = run_limited(Command::new("gringo").arg(&lp), Duration::from_secs(60));
+    assert_eq!(code, Some(0), "gringo failed on\n{text}\n{err}");
+    std::fs::write(&aspif, out).unwrap();
+    aspif
+}
+
+fn clingo(aspif: &Path) -> Answers {
+    let (out, err, code) = run_limited(
+        Command::new("clingo")
+            .args(["--mode=clasp", "-n", "0"])
+            .arg(aspif),
+        Duration::from_secs(60),
+    );
+    assert!(
+        matches!(code, Some(20) | Some(30)),
+        "clingo failed ({code:?}) on {}:\n{err}",
+        aspif.display()
+    );
+    parse_text(&out, code)
+}
+
+struct Mismatch {
+    what: String,
+}
+
+/// Compare one program against clingo for every learning scheme; `Err` describes a mismatch.
+fn check_program(
+    text: &str,
+    aspif: &Path,
+    expected: &Answers,
+    heuristic: &str,
+) -> Result<usize, Mismatch> {
+    let engine = std::env::var("YASMIN_DIFF_ENGINE").unwrap_or_else(|_| "cpu".into());
+    let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
+    let want_exit = if expected.sets.is_empty() { 20 } else { 30 };
+    for learning in LEARNING {
+        let args = [
+            "-n",
+            "0",
+            "--engine",
+            &engine,
+            "--learning",
+            learning,
+            "--heuristic",
+            heuristic,
+        ];
+        let (out, err, code) = run_limited(
+            Command::new(solver_bin())
+                .arg(aspif)
+                .args(args)
+                .args(["--time-limit", &limit.to_string()]),
+            Duration::from_secs(limit + 10),
+        );
+        let got = parse_text(&out, code);
+        if got.sets != expected.sets || code != Some(want_exit) {
+            return Err(Mismatch {
+                what: format!(
+                    "yasmin-rs {} {}\n--- program ---\n{text}--- clingo ({} answer sets, exit {:?}) ---\n{}\n\
+                     --- yasmin-rs ({} answer sets, exit {code:?}, result {:?}) ---\n{}\n--- yasmin-rs stderr ---\n{}",
+                    aspif.display(),
+                    args.join(" "),
+                    expected.sets.len(),
+                    expected.exit,
+                    show(&expected.sets),
+                    got.sets.len(),
+                    got.result,
+                    show(&got.sets),
+                    err.trim_end(),
+                ),
+            });
+        }
+    }
+    Ok(expected.sets.len())
+}
+
+/// The binary under test; `YASMIN_DIFF_BIN` overrides it (to test this harness itself with a
+/// wrapper around clingo, or to compare another build).
+fn solver_bin() -> PathBuf {
+    std::env::var_os("YASMIN_DIFF_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_yasmin-rs")))
+}
+
+fn show(sets: &[Vec<String>]) -> String {
+    sets.iter()
+        .map(|s| format!("{{{}}}", s.join(" ")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn save_regression(name: &str, text: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regress");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn run_kind(kind: Kind) {
+    need_tool("gringo");
+    need_tool("clingo");
+    let count = env_u64("YASMIN_DIFF_COUNT", 300);
+    let base = env_u64("YASMIN_DIFF_SEED", 1);
+    let dir = scratch_dir().join(kind.name());
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = Instant::now();
+    let (mut sets, mut unsat, mut failures) = (0usize, 0usize, Vec::new());
+    for i in 0..count {
+        let seed = program_seed(base, kind, i);
+        let text = generate(kind, seed);
+        let stem = format!("{}-{seed}", kind.name());
+        let aspif = ground(&text, &dir, &stem);
+        let expected = clingo(&aspif);
+        let heuristic = HEURISTICS[(i % 3) as usize];
+        match check_program(&text, &aspif, &expected, heuristic) {
+            Ok(n) => {
+                sets += n;
+                unsat += (n == 0) as usize;
+            }
+            Err(m) => {
+                let saved = save_regression(&format!("diff-{stem}.lp"), &text);
+                eprintln!(
+                    "MISMATCH {} seed {seed} (saved {}):\n{}\n",
+                    kind.name(),
+                    saved.display(),
+                    m.what
+                );
+                failures.push(seed);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "differential {:<9}: {count} programs (base seed {base}), {sets} answer sets, {unsat} unsat, \
+         {} mismatches, {:.1}s",
+        kind.name(),
+        failures.len(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {count} {} programs disagree with clingo; seeds {failures:?} \
+         (saved under tests/regress/diff-{}-<seed>.lp)",
+        failures.len(),
+        kind.name(),
+        kind.name()
+    );
+}
+
+#[test]
+fn differential_tight() {
+    run_kind(Kind::Tight);
+}
+
+#[test]
+fn differential_nontight() {
+    run_kind(Kind::NonTight);
+}
+
+#[test]
+fn differential_choice() {
+    run_kind(Kind::Choice);
+}
+
+#[test]
+fn differential_aggregate() {
+    run_kind(Kind::Aggregate);
+}
+
+/// Every program a differential run once saved must keep agreeing with clingo.
+#[test]
+fn differential_regressions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regress");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return; // no regression inputs saved yet
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("diff-") && n.ends_with(".lp"))
+        })
+        .collect();
+    if files.is_empty() {
+        return;
+    }
+    need_tool("gringo");
+    need_tool("clingo");
+    files.sort();
+    let scratch = scratch_dir().join("regress");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let mut failed = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let aspif = ground(&text, &scratch, &stem);
+        let expected = clingo(&aspif);
+        for heuristic in HEURISTICS {
+            if let Err(m) = check_program(&text, &aspif, &expected, heuristic) {
+                eprintln!("MISMATCH {}:\n{}\n", f.display(), m.what);
+                failed.push(f.display().to_string());
+                break;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    eprintln!(
+        "differential regressions: {} files, {} mismatches",
+        files.len(),
+        failed.len()
+    );
+    assert!(
+        failed.is_empty(),
+        "regression inputs disagree with clingo: {failed:?}"
+    );
+}

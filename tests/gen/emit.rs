@@ -1,0 +1,78 @@
+//! `gen_program`: writes the differential-test programs to files, so that they can be ground and
+//! solved elsewhere (scripts/gen-corpus.sh builds the GPU corpus with it).
+//!
+//! Invariant: the program written for (kind, seed) is byte-identical to the one the differential
+//! test generates for the same pair (both call `gen::generate`).
+//!
+//! Usage:
+//!   gen_program --kind KIND --seed S             print one program on stdout
+//!   gen_program --out DIR --count N [--seed B]   write DIR/NNNN.lp for N programs, kinds in
+//!                                                turn, and DIR/index.tsv (id, kind, seed)
+
+#[path = "mod.rs"]
+mod gen;
+
+use gen::{generate, program_seed, Kind};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::exit;
+
+fn usage(msg: &str) -> ! {
+    eprintln!("gen_program: {msg}");
+    eprintln!("usage: gen_program --kind tight|nontight|choice|aggregate --seed S");
+    eprintln!("       gen_program --out DIR --count N [--seed BASE]");
+    exit(2);
+}
+
+fn main() {
+    let mut kind = None;
+    let mut seed: Option<u64> = None;
+    let mut out: Option<PathBuf> = None;
+    let mut count: Option<u64> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut val = || {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("{a} needs a value")))
+        };
+        match a.as_str() {
+            "--kind" => {
+                let v = val();
+                kind = Some(Kind::from_name(&v).unwrap_or_else(|| usage(&format!("no kind {v}"))));
+            }
+            "--seed" => seed = Some(val().parse().unwrap_or_else(|_| usage("bad --seed"))),
+            "--out" => out = Some(PathBuf::from(val())),
+            "--count" => count = Some(val().parse().unwrap_or_else(|_| usage("bad --count"))),
+            _ => usage(&format!("unknown argument {a}")),
+        }
+    }
+    match (out, kind) {
+        (None, Some(k)) => {
+            let s = seed.unwrap_or_else(|| usage("--kind needs --seed"));
+            print!("{}", generate(k, s));
+        }
+        (Some(dir), None) => {
+            let n = count.unwrap_or_else(|| usage("--out needs --count"));
+            let base = seed.unwrap_or(1);
+            if let Err(e) = write_corpus(&dir, n, base) {
+                eprintln!("gen_program: writing {}: {e}", dir.display());
+                exit(1);
+            }
+        }
+        _ => usage("give either --kind and --seed, or --out and --count"),
+    }
+}
+
+fn write_corpus(dir: &PathBuf, n: u64, base: u64) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut index = std::fs::File::create(dir.join("index.tsv"))?;
+    writeln!(index, "id\tkind\tseed")?;
+    for i in 0..n {
+        let kind = Kind::ALL[(i % Kind::ALL.len() as u64) as usize];
+        let s = program_seed(base, kind, i / Kind::ALL.len() as u64);
+        let id = format!("{i:04}");
+        std::fs::write(dir.join(format!("{id}.lp")), generate(kind, s))?;
+        writeln!(index, "{id}\t{}\t{s}", kind.name())?;
+    }
+    Ok(())
+}

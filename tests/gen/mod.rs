@@ -1,0 +1,334 @@
+//! Seeded generator of small ground ASP programs, written as gringo input text, for the
+//! differential tests against clingo (`tests/differential.rs`) and for the GPU corpus
+//! (`gen_program`, `scripts/gen-corpus.sh`).
+//!
+//! Invariant: `generate(kind, seed)` is a pure function of its arguments (own splitmix64 RNG, no
+//! global state), so a seed printed by a failing run reproduces the program exactly. Programs are
+//! ground (no variables), use atoms `a1..an`, and are sized so that clingo usually reports between
+//! 0 and a few dozen answer sets.
+
+#![allow(dead_code)] // each user of this module (test, example) needs a different part of it
+
+use std::fmt::Write;
+
+/// splitmix64: tiny, fast, and good enough to spread seeds; no dependency needed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as usize
+    }
+    /// True with probability `p` percent.
+    pub fn chance(&mut self, p: u64) -> bool {
+        self.next_u64() % 100 < p
+    }
+}
+
+/// The program families the acceptance criteria ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Normal rules whose positive bodies only use lower-numbered atoms (no positive cycle).
+    Tight,
+    /// Normal rules with at least one positive cycle (needs unfounded-set checking).
+    NonTight,
+    /// Choice rules, plain and bounded, mixed with normal rules and constraints.
+    Choice,
+    /// `#count` / `#sum` bodies (lower and upper bounds, negative literals) and constraints.
+    Aggregate,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Tight, Kind::NonTight, Kind::Choice, Kind::Aggregate];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Tight => "tight",
+            Kind::NonTight => "nontight",
+            Kind::Choice => "choice",
+            Kind::Aggregate => "aggregate",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// The seed of the `i`-th program of a run with base seed `base` (mixed so that neighbouring
+/// indices and bases give unrelated programs).
+pub fn program_seed(base: u64, kind: Kind, i: u64) -> u64 {
+    let mut r = Rng::new(base ^ ((kind as u64) << 56) ^ i.wrapping_mul(0xA076_1D64_78BD_642F));
+    r.next_u64() >> 16 // short enough to type on a command line
+}
+
+/// One random program of `kind`, as ASP text.
+pub fn generate(kind: Kind, seed: u64) -> String {
+    let mut g = Gen {
+        rng: Rng::new(seed),
+        n: 0,
+        out: String::new(),
+    };
+    writeln!(
+        g.out,
+        "% yasmin-rs differential program, kind {}, seed {seed}",
+        kind.name()
+    )
+    .unwrap();
+    match kind {
+        Kind::Tight => g.tight(),
+        Kind::NonTight => g.nontight(),
+        Kind::Choice => g.choice(),
+        Kind::Aggregate => g.aggregate(),
+    }
+    g.out
+}
+
+struct Gen {
+    rng: Rng,
+    /// Atoms are `a1..=an`.
+    n: usize,
+    out: String,
+}
+
+impl Gen {
+    fn atom(&mut self) -> usize {
+        self.rng.range(1, self.n)
+    }
+
+    /// A literal over any atom, negated with probability `neg` percent.
+    fn lit(&mut self, neg: u64) -> String {
+        let a = self.atom();
+        if self.rng.chance(neg) {
+            format!("not a{a}")
+        } else {
+            format!("a{a}")
+        }
+    }
+
+    /// Normal rule `a<head> :- body.` with `pos` positive atoms drawn from `pos_pool` and up to
+    /// two negative literals over any atom.
+    fn normal_rule(&mut self, head: usize, pos_pool: &[usize], max_pos: usize) {
+        let mut body = Vec::new();
+        if !pos_pool.is_empty() {
+            for _ in 0..self.rng.range(0, max_pos) {
+                let a = pos_pool[self.rng.range(0, pos_pool.len() - 1)];
+                body.push(format!("a{a}"));
+            }
+        }
+        for _ in 0..self.rng.range(0, 2) {
+            // `a :- not a` acts as a constraint and kills most programs: keep it rare.
+            let mut a = self.atom();
+            if a == head && !self.rng.chance(10) {
+                a = a % self.n + 1;
+            }
+            body.push(format!("not a{a}"));
+        }
+        self.emit_rule(&format!("a{head}"), &body);
+    }
+
+    fn emit_rule(&mut self, head: &str, body: &[String]) {
+        if body.is_empty() {
+            writeln!(self.out, "{head}.").unwrap();
+        } else if head.is_empty() {
+            writeln!(self.out, ":- {}.", body.join(", ")).unwrap();
+        } else {
+            writeln!(self.out, "{head} :- {}.", body.join(", ")).unwrap();
+        }
+    }
+
+    /// 0..=max integrity constraints of 1..=3 literals.
+    fn constraints(&mut self, max: usize) {
+        for _ in 0..self.rng.range(0, max) {
+            let k = self.rng.range(2, 3);
+            let body: Vec<String> = (0..k).map(|_| self.lit(40)).collect();
+            self.emit_rule("", &body);
+        }
+    }
+
+    /// Even negative loops `x :- not y. y :- not x.` over the pairs of atoms `1..=2g`: the usual
+    /// way normal programs get several answer sets (negative dependencies keep a program tight).
+    /// Returns the first atom that is free for other rules' heads.
+    fn guesses(&mut self, max: usize) -> usize {
+        let g = self.rng.range(1, max).min((self.n - 2) / 2); // leave two atoms for other rules
+        for p in 0..g {
+            let (x, y) = (2 * p + 1, 2 * p + 2);
+            writeln!(self.out, "a{x} :- not a{y}.\na{y} :- not a{x}.").unwrap();
+        }
+        2 * g + 1
+    }
+
+    fn tight(&mut self) {
+        self.n = self.rng.range(6, 12);
+        let first = self.guesses(4);
+        for h in first..=self.n {
+            if self.rng.chance(8) {
+                writeln!(self.out, "a{h}.").unwrap();
+                continue;
+            }
+            let lower: Vec<usize> = (1..h).collect();
+            for _ in 0..self.rng.range(0, 3) {
+                self.normal_rule(h, &lower, 2);
+            }
+        }
+        self.constraints(1);
+    }
+
+    fn nontight(&mut self) {
+        self.n = self.rng.range(6, 11);
+        let first = self.guesses(3);
+        let all: Vec<usize> = (1..=self.n).collect();
+        // One guaranteed positive cycle a_c0 <- a_c1 <- ... <- a_c0, sometimes with a second
+        // body atom so the loop is only partly closed.
+        let len = self.rng.range(2, 4.min(self.n + 1 - first));
+        let mut cycle: Vec<usize> = Vec::new();
+        while cycle.len() < len {
+            let a = self.rng.range(first, self.n);
+            if !cycle.contains(&a) {
+                cycle.push(a);
+            }
+        }
+        for i in 0..len {
+            let mut body = vec![format!("a{}", cycle[(i + 1) % len])];
+            if self.rng.chance(25) {
+                body.push(self.lit(50));
+            }
+            self.emit_rule(&format!("a{}", cycle[i]), &body);
+        }
+        for h in first..=self.n {
+            for _ in 0..self.rng.range(0, 2) {
+                self.normal_rule(h, &all, 2);
+            }
+        }
+        // The design brief's example shape: a constraint that asks for a loop atom.
+        if self.rng.chance(40) {
+            writeln!(self.out, ":- not a{}.", cycle[0]).unwrap();
+        }
+        self.constraints(1);
+    }
+
+    fn choice_elements(&mut self, k: usize) -> Vec<String> {
+        let mut elems: Vec<usize> = Vec::new();
+        while elems.len() < k.min(self.n) {
+            let a = self.atom();
+            if !elems.contains(&a) {
+                elems.push(a);
+            }
+        }
+        elems.iter().map(|a| format!("a{a}")).collect()
+    }
+
+    fn choice(&mut self) {
+        self.n = self.rng.range(4, 9);
+        let all: Vec<usize> = (1..=self.n).collect();
+        for _ in 0..self.rng.range(1, 3) {
+            let k = self.rng.range(1, 4);
+            let elems = self.choice_elements(k).join("; ");
+            let head = match self.rng.range(0, 4) {
+                0 | 1 => format!("{{{elems}}}"),
+                2 => {
+                    let lo = self.rng.range(0, k);
+                    let hi = self.rng.range(lo, k);
+                    format!("{lo} {{{elems}}} {hi}")
+                }
+                3 => format!("{} {{{elems}}}", self.rng.range(1, k)),
+                _ => format!("{{{elems}}} = {}", self.rng.range(0, k)),
+            };
+            let body: Vec<String> = (0..self.rng.range(0, 2)).map(|_| self.lit(40)).collect();
+            self.emit_rule(&head, &body);
+        }
+        for h in 1..=self.n {
+            if self.rng.chance(50) {
+                self.normal_rule(h, &all, 2);
+            }
+        }
+        self.constraints(2);
+    }
+
+    /// An aggregate body element list over distinct atoms: `w,i:lit` (the tuple id `i` keeps
+    /// equal weights from collapsing, except when `collapse` asks for the set semantics case).
+    fn agg_elements(&mut self, sum: bool) -> (Vec<String>, i64) {
+        let k = self.rng.range(2, 4.min(self.n));
+        let atoms: Vec<String> = self.choice_elements(k);
+        let collapse = self.rng.chance(10);
+        let mut total = 0i64;
+        let mut elems = Vec::new();
+        for (i, a) in atoms.iter().enumerate() {
+            let l = if self.rng.chance(30) {
+                format!("not {a}")
+            } else {
+                a.clone()
+            };
+            let w = if sum {
+                let w = self.rng.range(1, 3) as i64;
+                if self.rng.chance(10) {
+                    -w
+                } else {
+                    w
+                }
+            } else {
+                1
+            };
+            total += w.max(0);
+            elems.push(if collapse {
+                format!("{w}:{l}")
+            } else {
+                format!("{w},{i}:{l}")
+            });
+        }
+        (elems, total)
+    }
+
+    fn aggregate_literal(&mut self) -> String {
+        let sum = self.rng.chance(60);
+        let (elems, total) = self.agg_elements(sum);
+        let f = if sum { "#sum" } else { "#count" };
+        let bound = self.rng.range(0, total.max(1) as usize + 1);
+        let body = elems.join("; ");
+        match self.rng.range(0, 4) {
+            0 => format!("{bound} {f}{{{body}}}"),
+            1 => format!("{f}{{{body}}} >= {bound}"),
+            2 => format!("{f}{{{body}}} <= {bound}"),
+            3 => format!("not {f}{{{body}}} >= {bound}"),
+            _ => {
+                let hi = self.rng.range(bound, total.max(1) as usize + 1);
+                format!("{bound} {f}{{{body}}} {hi}")
+            }
+        }
+    }
+
+    fn aggregate(&mut self) {
+        self.n = self.rng.range(4, 9);
+        // Free atoms to give the aggregates something to count.
+        let free = self.rng.range(2, 4.min(self.n));
+        let elems = self.choice_elements(free).join("; ");
+        writeln!(self.out, "{{{elems}}}.").unwrap();
+        let all: Vec<usize> = (1..=self.n).collect();
+        for h in 1..=self.n {
+            if self.rng.chance(60) {
+                let mut body = vec![self.aggregate_literal()];
+                if self.rng.chance(40) {
+                    body.push(self.lit(50));
+                }
+                self.emit_rule(&format!("a{h}"), &body);
+            } else if self.rng.chance(40) {
+                self.normal_rule(h, &all, 1);
+            }
+        }
+        for _ in 0..self.rng.range(0, 1) {
+            let body = vec![self.aggregate_literal()];
+            self.emit_rule("", &body);
+        }
+        self.constraints(1);
+    }
+}
