@@ -3,6 +3,7 @@
 //! The pipeline, in the order data moves: `lparse` (read) → [`ground`] (analyse) →
 //! [`nogoods`] (complete) → [`engine`] (search, `cpu` or `gpu`) → [`check`] → [`output`].
 
+pub mod check;
 pub mod config;
 pub mod engine;
 pub mod ground;
