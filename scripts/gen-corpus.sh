@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Write N generated programs (the differential-test kinds in turn) to DIR as NNNN.lp, their
+# ground form NNNN.aspif (gringo) and NNNN.expected (clingo's answer sets, normalised by
+# scripts/bench_common.py), plus DIR/index.tsv (id, kind, seed). Carry DIR to another machine
+# and compare a binary there with scripts/check-corpus.sh (python3 only).
+#
+# Usage: scripts/gen-corpus.sh DIR N [BASE_SEED]
+# Needs: rustc (builds tests/gen/emit.rs alone, so a half-built crate does not block it),
+# gringo, clingo.
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 DIR N [BASE_SEED]" >&2; exit 2; }
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+DIR="$1" N="$2" SEED="${3:-1}"
+GEN="${CARGO_TARGET_DIR:-$ROOT/target}/gen_program"
+mkdir -p "$(dirname "$GEN")" "$DIR"
+nice rustc --edition 2021 -O -o "$GEN" "$ROOT/tests/gen/emit.rs"
+"$GEN" --out "$DIR" --count "$N" --seed "$SEED"
+for lp in "$DIR"/[0-9]*.lp; do
+    gringo -Wnone "$lp" > "${lp%.lp}.aspif"
+done
+python3 "$ROOT/scripts/bench-corpus.py" expected "$DIR"
