@@ -7,6 +7,12 @@
 //! positive dependency graph (head ← positive body atom, through sum bodies' positive literals
 //! too).
 
+mod analyse;
+pub mod normalise;
+pub mod scc;
+
+pub use analyse::{analyse, Unsupported};
+
 /// A distinct rule body. Literals use the program's signed convention (`a` / `-a`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BodyDef {
@@ -40,6 +46,8 @@ pub struct GroundProgram {
     pub scc_cyclic: Vec<bool>,
     /// No cyclic component: supported models are answer sets.
     pub tight: bool,
+    /// Statements of the input that were ignored (e.g. `#heuristic`); the CLI prints them.
+    pub warnings: Vec<String>,
 }
 
 impl GroundProgram {

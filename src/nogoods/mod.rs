@@ -1,7 +1,15 @@
 //! Completion nogoods (the paper's section 2) and their CSR store.
+//!
+//! Invariant: see [`completion`]: the nogoods of a [`Completion`] are satisfied by exactly the
+//! supported models of the program, each extended in exactly one way to the body and aggregate
+//! variables.
 
+pub mod aggregate;
+pub mod completion;
 pub mod db;
+pub mod render;
 
+pub use completion::complete;
 pub use db::{NogoodDb, NogoodDbBuilder, Origin};
 
 use crate::lit::Var;
@@ -12,4 +20,34 @@ use crate::lit::Var;
 pub struct Completion {
     pub db: NogoodDb,
     pub body_var: Vec<Var>,
+    /// Body index → the rules with that body (CSR over `0..bodies.len()`).
+    pub body_rule_offsets: Vec<u32>,
+    pub body_rules: Vec<u32>,
+    /// The first aggregate auxiliary variable; body variables are
+    /// `num_atoms + 1 .. first_aux`, auxiliaries `first_aux .. db.num_vars`.
+    pub first_aux: Var,
+    /// Auxiliary `first_aux + k` belongs to the sum body `aux_body[k]`.
+    pub aux_body: Vec<u32>,
+}
+
+impl Completion {
+    /// Rules whose body is `bodies[body]`.
+    pub fn rules_of_body(&self, body: usize) -> &[u32] {
+        &self.body_rules
+            [self.body_rule_offsets[body] as usize..self.body_rule_offsets[body + 1] as usize]
+    }
+    /// The body that variable `v` stands for, if it is a body variable.
+    pub fn body_of_var(&self, v: Var) -> Option<usize> {
+        let first = self.first_aux.saturating_sub(self.body_var.len() as u32);
+        (v >= first && v < self.first_aux).then(|| (v - first) as usize)
+    }
+    /// `v` is an aggregate auxiliary (neither atom nor body).
+    pub fn is_aux(&self, v: Var) -> bool {
+        v >= self.first_aux
+    }
+    /// Nogoods per partition: units, binaries, ternaries, longer.
+    pub fn partition_sizes(&self) -> [usize; 4] {
+        let b = self.db.bounds.map(|x| x as usize);
+        [b[0], b[1] - b[0], b[2] - b[1], self.db.len() - b[2]]
+    }
 }

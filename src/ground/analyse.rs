@@ -1,0 +1,238 @@
+//! `Program` → [`GroundProgram`]: honoured rules with shared bodies, externals turned into rules,
+//! the head map, the positive dependency graph and its components.
+//!
+//! Invariant: the supported models of the returned program (atoms `1..=num_atoms`) are exactly
+//! the supported models of the input program with its externals read as documented on
+//! [`analyse`]; equal normalised bodies are stored once; anything of the input the solver cannot
+//! honour is an [`Unsupported`] error, never silently dropped (`#heuristic`, which only guides
+//! search, becomes a warning).
+
+use super::normalise::{normalise_conj, normalise_sum};
+use super::scc::{tarjan, Csr};
+use super::{BodyDef, GroundProgram, RuleDef};
+use lparse::{Body, ExternalValue, HeadKind, Program};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+/// Input the solver cannot honour yet. Each message says what and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unsupported {
+    #[error(
+        "disjunctive rule heads are not supported yet (rule {rule} of the input has {atoms} head atoms)"
+    )]
+    Disjunction { rule: usize, atoms: usize },
+    #[error("theory atoms are not supported yet (the input has {0} theory statements)")]
+    Theory(usize),
+    #[error("#edge directives (acyclicity constraints) are not supported yet (the input has {0})")]
+    Edge(usize),
+    #[error("assumptions are not supported yet (the input assumes {0} literals)")]
+    Assumptions(usize),
+    #[error("#project (projected enumeration) is not supported yet")]
+    Projection,
+}
+
+/// Analyse `program`.
+///
+/// Externals (the last statement for an atom wins): `Free` = the choice rule `{a}.`; `True` =
+/// `{a}.` plus the constraint `:- not a.`; `False` and `Release` = no rule, so the atom is false
+/// unless a rule derives it. A choice rule with an empty head and a rule whose body can never
+/// hold are dropped (their head atoms stay atoms).
+pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
+    if program.theory_statements > 0 {
+        return Err(Unsupported::Theory(program.theory_statements));
+    }
+    if !program.edges.is_empty() {
+        return Err(Unsupported::Edge(program.edges.len()));
+    }
+    if !program.assumptions.is_empty() {
+        return Err(Unsupported::Assumptions(program.assumptions.len()));
+    }
+    if program.projection.is_some() {
+        return Err(Unsupported::Projection);
+    }
+    let mut warnings = Vec::new();
+    if !program.heuristics.is_empty() {
+        warnings.push(format!(
+            "{} #heuristic directive(s) ignored (the solver's own heuristics decide)",
+            program.heuristics.len()
+        ));
+    }
+
+    let mut b = Builder::default();
+    for (k, rule) in program.rules.iter().enumerate() {
+        let mut head = rule.head.atoms.clone();
+        head.sort_unstable();
+        head.dedup();
+        let choice = rule.head.kind == HeadKind::Choice;
+        if !choice && head.len() > 1 {
+            return Err(Unsupported::Disjunction {
+                rule: k + 1,
+                atoms: head.len(),
+            });
+        }
+        if choice && head.is_empty() {
+            continue; // `{} :- body.` says nothing.
+        }
+        let body = match &rule.body {
+            Body::Normal(lits) => normalise_conj(lits),
+            Body::Sum { lower, lits } => normalise_sum(*lower, lits),
+        };
+        if let Some(body) = body {
+            b.rule(head, choice, body);
+        }
+    }
+
+    // Last statement per atom wins; emit in atom order so the result does not depend on hashing.
+    let mut ext: Vec<(u32, usize, ExternalValue)> = program
+        .externals
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.atom, i, e.value))
+        .collect();
+    ext.sort_unstable_by_key(|&(a, i, _)| (a, std::cmp::Reverse(i)));
+    ext.dedup_by_key(|&mut (a, _, _)| a);
+    for (atom, _, value) in ext {
+        match value {
+            ExternalValue::Free => b.rule(vec![atom], true, empty()),
+            ExternalValue::True => {
+                b.rule(vec![atom], true, empty());
+                b.rule(
+                    vec![],
+                    false,
+                    BodyDef::Conj {
+                        pos: vec![],
+                        neg: vec![atom],
+                    },
+                );
+            }
+            ExternalValue::False | ExternalValue::Release => {}
+        }
+    }
+
+    let num_atoms = program.max_atom;
+    let (head_offsets, head_rules) = head_csr(num_atoms, &b.rules);
+    let (dep_offsets, dep_targets) = dependency_csr(num_atoms, &b.rules, &b.bodies);
+    let (scc, scc_cyclic) = tarjan(&Csr {
+        offsets: &dep_offsets,
+        targets: &dep_targets,
+    });
+    let tight = !scc_cyclic.iter().any(|&c| c);
+    Ok(GroundProgram {
+        num_atoms,
+        bodies: b.bodies,
+        rules: b.rules,
+        head_offsets,
+        head_rules,
+        scc,
+        scc_cyclic,
+        tight,
+        warnings,
+    })
+}
+
+fn empty() -> BodyDef {
+    BodyDef::Conj {
+        pos: vec![],
+        neg: vec![],
+    }
+}
+
+/// Rules and hash-consed bodies. Bodies are stored once; `chain` links bodies of equal hash so
+/// the table needs no second copy of each body as a key.
+#[derive(Default)]
+struct Builder {
+    bodies: Vec<BodyDef>,
+    rules: Vec<RuleDef>,
+    first_of_hash: HashMap<u64, u32>,
+    chain: Vec<u32>,
+}
+
+impl Builder {
+    fn rule(&mut self, head: Vec<u32>, choice: bool, body: BodyDef) {
+        let body = self.intern(body);
+        self.rules.push(RuleDef { head, choice, body });
+    }
+
+    fn intern(&mut self, body: BodyDef) -> u32 {
+        const NONE: u32 = u32::MAX;
+        let mut h = DefaultHasher::new();
+        body.hash(&mut h);
+        let h = h.finish();
+        let first = self.first_of_hash.get(&h).copied().unwrap_or(NONE);
+        let mut i = first;
+        while i != NONE {
+            if self.bodies[i as usize] == body {
+                return i;
+            }
+            i = self.chain[i as usize];
+        }
+        let id = self.bodies.len() as u32;
+        self.bodies.push(body);
+        self.chain.push(first);
+        self.first_of_hash.insert(h, id);
+        id
+    }
+}
+
+/// Atom → rules with it in the head, CSR over `0..=num_atoms`.
+fn head_csr(num_atoms: u32, rules: &[RuleDef]) -> (Vec<u32>, Vec<u32>) {
+    let n = num_atoms as usize + 1;
+    let mut offsets = vec![0u32; n + 1];
+    for r in rules {
+        for &a in &r.head {
+            offsets[a as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut targets = vec![0u32; offsets[n] as usize];
+    for (ri, r) in rules.iter().enumerate() {
+        for &a in &r.head {
+            targets[fill[a as usize] as usize] = ri as u32;
+            fill[a as usize] += 1;
+        }
+    }
+    (offsets, targets)
+}
+
+/// The positive dependency graph: head atom → each positive atom of the body (sum bodies
+/// included). CSR over `0..=num_atoms`; atom 0 has no edges.
+fn dependency_csr(num_atoms: u32, rules: &[RuleDef], bodies: &[BodyDef]) -> (Vec<u32>, Vec<u32>) {
+    let n = num_atoms as usize + 1;
+    let pos_count = |b: &BodyDef| match b {
+        BodyDef::Conj { pos, .. } => pos.len(),
+        BodyDef::Sum { lits, .. } => lits.iter().filter(|&&(l, _)| l > 0).count(),
+    };
+    let mut offsets = vec![0u32; n + 1];
+    for r in rules {
+        let k = pos_count(&bodies[r.body as usize]) as u32;
+        for &a in &r.head {
+            offsets[a as usize + 1] += k;
+        }
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut targets = vec![0u32; offsets[n] as usize];
+    for r in rules {
+        let body = &bodies[r.body as usize];
+        for &a in &r.head {
+            let mut push = |p: u32| {
+                targets[fill[a as usize] as usize] = p;
+                fill[a as usize] += 1;
+            };
+            match body {
+                BodyDef::Conj { pos, .. } => pos.iter().for_each(|&p| push(p)),
+                BodyDef::Sum { lits, .. } => lits
+                    .iter()
+                    .filter(|&&(l, _)| l > 0)
+                    .for_each(|&(l, _)| push(l as u32)),
+            }
+        }
+    }
+    (offsets, targets)
+}

@@ -1,0 +1,115 @@
+//! [`GroundProgram`] → completion nogoods (the paper's section 2), one body variable shared by
+//! all rules with that body, as clasp does.
+//!
+//! Invariant: a total assignment satisfies the nogoods iff its atoms form a supported model of
+//! the program (every rule holds, every true atom has a rule with a true body and it in the
+//! head, choice heads are free) and every other variable has the one value its definition gives
+//! it: `body_var[i] ↔ bodies[i]`, aggregate nodes as in [`super::aggregate`]. Variables: atoms
+//! `1..=num_atoms`, then one per body, then aggregate auxiliaries.
+
+use super::aggregate::{self, holds};
+use super::db::{NogoodDbBuilder, Origin};
+use super::Completion;
+use crate::ground::{BodyDef, GroundProgram};
+use crate::lit::{Lit, Var};
+
+/// The completion nogoods of `g`.
+pub fn complete(g: &GroundProgram) -> Completion {
+    let mut nb = NogoodDbBuilder::new();
+    // Atoms keep their numbers, even those in no rule.
+    nb.reserve_vars(g.num_atoms);
+    let body_var: Vec<Var> = g.bodies.iter().map(|_| nb.new_var()).collect();
+    let first_aux = g.num_atoms + 1 + g.bodies.len() as u32;
+
+    let mut aux_body = Vec::new();
+    for (i, body) in g.bodies.iter().enumerate() {
+        let b = body_var[i];
+        match body {
+            BodyDef::Conj { pos, neg } => conj(&mut nb, b, pos, neg),
+            BodyDef::Sum { lower, lits } => {
+                // b ↔ Σ w·[l] ≥ lower
+                let fresh = aggregate::encode(&mut nb, b, *lower, lits);
+                aux_body.extend(std::iter::repeat(i as u32).take(fresh as usize));
+            }
+        }
+    }
+
+    // p → ∨ b_r over every rule with p in its head (choice rules too):
+    // {T p} ∪ {F b_r}; with no rule at all p is simply false: {T p}.
+    let mut support: Vec<Lit> = Vec::new();
+    for p in 1..=g.num_atoms {
+        support.clear();
+        support.push(Lit::t(p));
+        support.extend(
+            g.rules_of(p)
+                .iter()
+                .map(|&r| Lit::f(body_var[g.rules[r as usize].body as usize])),
+        );
+        let origin = if support.len() == 1 {
+            Origin::Fact
+        } else {
+            Origin::Support
+        };
+        nb.add(&support, origin); // `add` drops the repeats of a body shared by two rules.
+    }
+
+    for r in &g.rules {
+        let b = body_var[r.body as usize];
+        match (r.choice, r.head.as_slice()) {
+            // `{…} :- body`: the body only allows the head atoms, it does not force them.
+            (true, _) => {}
+            // `:- body`: the body must be false: {T b}.
+            (false, []) => nb.add(&[Lit::t(b)], Origin::Constraint),
+            // `p :- body`, b_r → p: {T b_r, F p}.
+            (false, [p]) => nb.add(&[Lit::t(b), Lit::f(*p)], Origin::Head),
+            (false, _) => unreachable!("analyse rejects disjunctive heads"),
+        }
+    }
+
+    let (body_rule_offsets, body_rules) = body_rules(g);
+    Completion {
+        db: nb.build(),
+        body_var,
+        body_rule_offsets,
+        body_rules,
+        first_aux,
+        aux_body,
+    }
+}
+
+/// The nogoods of `b ↔ pos ∧ ¬neg` (the paper's `b_r ↔ t_r ∧ n_r` with `t_r`, `n_r` folded in).
+fn conj(nb: &mut NogoodDbBuilder, b: Var, pos: &[u32], neg: &[u32]) {
+    // b ← body: {F b} ∪ {T p | p ∈ pos} ∪ {F q | q ∈ neg}  (the empty body: {F b}, b is true)
+    let mut all = Vec::with_capacity(1 + pos.len() + neg.len());
+    all.push(Lit::f(b));
+    all.extend(pos.iter().map(|&p| holds(p as i32)));
+    all.extend(neg.iter().map(|&q| holds(-(q as i32))));
+    nb.add(&all, Origin::Body);
+    // b → p: {T b, F p} for each p ∈ pos
+    for &p in pos {
+        nb.add(&[Lit::t(b), Lit::f(p)], Origin::Body);
+    }
+    // b → not q: {T b, T q} for each q ∈ neg
+    for &q in neg {
+        nb.add(&[Lit::t(b), Lit::t(q)], Origin::Body);
+    }
+}
+
+/// Body index → rules with that body (CSR).
+fn body_rules(g: &GroundProgram) -> (Vec<u32>, Vec<u32>) {
+    let n = g.bodies.len();
+    let mut offsets = vec![0u32; n + 1];
+    for r in &g.rules {
+        offsets[r.body as usize + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut rules = vec![0u32; g.rules.len()];
+    for (ri, r) in g.rules.iter().enumerate() {
+        rules[fill[r.body as usize] as usize] = ri as u32;
+        fill[r.body as usize] += 1;
+    }
+    (offsets, rules)
+}
