@@ -9,3 +9,4 @@ pub mod engine;
 pub mod ground;
 pub mod lit;
 pub mod nogoods;
+pub mod output;

@@ -1,0 +1,247 @@
+//! Snapshots of every format, with fixed times so that they are reproducible.
+
+use super::*;
+use lparse::{Output, ProgramBuilder};
+
+fn run(format: Format, quiet: bool, models: &[&[&str]], summary: Summary) -> String {
+    let mut p = Printer::new(Vec::new(), format, quiet, "queens.aspif").with_version("0.0.0");
+    p.header().unwrap();
+    p.solving().unwrap();
+    for m in models {
+        p.model(m).unwrap();
+    }
+    p.finish(&summary).unwrap();
+    String::from_utf8(p.into_inner()).unwrap()
+}
+
+fn summary(outcome: Outcome, models: u64, stats: Option<&Stats>) -> Summary<'_> {
+    Summary {
+        outcome,
+        models,
+        total: Duration::from_millis(1234),
+        solving: Duration::from_millis(1000),
+        first_model: (models > 0).then(|| Duration::from_millis(250)),
+        unsat: Duration::from_millis(500),
+        stats,
+    }
+}
+
+fn stats() -> Stats {
+    Stats {
+        decisions: 1000,
+        conflicts: 400,
+        propagations: 25000,
+        learned: 380,
+        learned_lits: 3040,
+        loop_nogoods: 7,
+        restarts: 3,
+        deleted: 100,
+        models: 2,
+        bytes_to_device: 8000,
+        bytes_from_device: 16000,
+        kernel_launches: 6000,
+        search_time: Duration::from_millis(500),
+    }
+}
+
+const TWO: &[&[&str]] = &[&["q(1,2)", "q(2,4)"], &[]];
+
+#[test]
+fn text_formats() {
+    insta::assert_snapshot!(
+        "text_all",
+        run(
+            Format::Text,
+            false,
+            TWO,
+            summary(Outcome::Exhausted, 2, None)
+        )
+    );
+    insta::assert_snapshot!(
+        "text_enough",
+        run(
+            Format::Text,
+            false,
+            &TWO[..1],
+            summary(Outcome::Enough, 1, None)
+        )
+    );
+    insta::assert_snapshot!(
+        "text_unsat",
+        run(
+            Format::Text,
+            false,
+            &[],
+            summary(Outcome::Exhausted, 0, None)
+        )
+    );
+    insta::assert_snapshot!(
+        "text_timeout",
+        run(
+            Format::Text,
+            false,
+            &[],
+            summary(Outcome::TimeLimit, 0, None)
+        )
+    );
+    insta::assert_snapshot!(
+        "text_interrupted_quiet",
+        run(
+            Format::Text,
+            true,
+            TWO,
+            summary(Outcome::Interrupted, 2, None)
+        )
+    );
+    let s = stats();
+    insta::assert_snapshot!(
+        "text_stats",
+        run(
+            Format::Text,
+            false,
+            &TWO[..1],
+            summary(Outcome::Enough, 1, Some(&s))
+        )
+    );
+}
+
+#[test]
+fn competition_formats() {
+    insta::assert_snapshot!(
+        "comp_all",
+        run(
+            Format::Competition,
+            false,
+            TWO,
+            summary(Outcome::Exhausted, 2, None)
+        )
+    );
+    insta::assert_snapshot!(
+        "comp_one",
+        run(
+            Format::Competition,
+            false,
+            &TWO[..1],
+            summary(Outcome::Enough, 1, None)
+        )
+    );
+    insta::assert_snapshot!(
+        "comp_unsat",
+        run(
+            Format::Competition,
+            false,
+            &[],
+            summary(Outcome::Exhausted, 0, None)
+        )
+    );
+    insta::assert_snapshot!(
+        "comp_timeout",
+        run(
+            Format::Competition,
+            false,
+            &[],
+            summary(Outcome::TimeLimit, 0, None)
+        )
+    );
+}
+
+#[test]
+fn json_formats() {
+    insta::assert_snapshot!(
+        "json_all",
+        run(
+            Format::Json,
+            false,
+            TWO,
+            summary(Outcome::Exhausted, 2, None)
+        )
+    );
+    insta::assert_snapshot!(
+        "json_unsat",
+        run(
+            Format::Json,
+            false,
+            &[],
+            summary(Outcome::Exhausted, 0, None)
+        )
+    );
+    let s = stats();
+    insta::assert_snapshot!(
+        "json_stats",
+        run(
+            Format::Json,
+            false,
+            &TWO[..1],
+            summary(Outcome::Enough, 1, Some(&s))
+        )
+    );
+}
+
+#[test]
+fn results_and_exit_codes_follow_clasp() {
+    let cases = [
+        (Outcome::Exhausted, 0, "UNSATISFIABLE", 20),
+        (Outcome::Exhausted, 3, "SATISFIABLE", 30),
+        (Outcome::Enough, 1, "SATISFIABLE", 10),
+        (Outcome::TimeLimit, 0, "UNKNOWN", 1),
+        (Outcome::TimeLimit, 2, "SATISFIABLE", 11),
+        (Outcome::Interrupted, 0, "UNKNOWN", 1),
+        (Outcome::Interrupted, 1, "SATISFIABLE", 11),
+    ];
+    for (outcome, models, result, code) in cases {
+        let s = summary(outcome, models, None);
+        assert_eq!(
+            (s.result(), s.exit_code()),
+            (result, code),
+            "{outcome:?} {models}"
+        );
+    }
+}
+
+#[test]
+fn shown_order_matches_clasp() {
+    // The program of `{z;a;m(3);m(1);b}. q :- z.` with `#show m(7). #show x.` as gringo 5.4
+    // writes it (outputs in this order); clingo 5.4 prints `m(7) x z a m(3) m(1) b q` for the
+    // model with every atom true.
+    let mut p = Program::default();
+    for (name, cond) in [
+        ("a", vec![2]),
+        ("b", vec![5]),
+        ("q", vec![6]),
+        ("z", vec![1]),
+        ("m(3)", vec![3]),
+        ("m(1)", vec![4]),
+        ("m(7)", vec![]),
+        ("x", vec![]),
+    ] {
+        p.output(Output {
+            name: name.into(),
+            condition: cond,
+        });
+    }
+    let t = ShownTable::new(&p);
+    assert_eq!(
+        t.shown(&[1, 2, 3, 4, 5, 6]),
+        ["m(7)", "x", "z", "a", "m(3)", "m(1)", "b", "q"]
+    );
+    assert_eq!(t.shown(&[1, 6]), ["m(7)", "x", "z", "q"]);
+    // Negative and multi-literal conditions.
+    let mut p = Program::default();
+    p.output(Output {
+        name: "both".into(),
+        condition: vec![1, 2],
+    });
+    p.output(Output {
+        name: "not_a".into(),
+        condition: vec![-1],
+    });
+    let t = ShownTable::new(&p);
+    assert_eq!(t.shown(&[]), ["not_a"]);
+    assert_eq!(t.shown(&[1]), Vec::<&str>::new());
+    assert_eq!(t.shown(&[1, 2]), ["both"]);
+}
+
+#[test]
+fn json_strings_are_escaped() {
+    assert_eq!(json_str("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+}
