@@ -55,8 +55,14 @@ pub enum Pre {
         33 out of memory, 70 internal error."
 )]
 pub struct Config {
-    /// Ground program files (aspif or smodels); '-' or none reads standard input.
+    /// Ground program files (aspif or smodels); '-' or none reads standard input. Files whose
+    /// first non-blank line is not a ground header are clingo source, grounded in-process when
+    /// built with `--features grounder` (see `grounder::detect`).
     pub files: Vec<PathBuf>,
+
+    /// Replace the constant NAME by VALUE when grounding clingo source (as clingo's -c).
+    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE", value_parser = parse_const)]
+    pub constants: Vec<(String, String)>,
 
     /// Number of models to compute; 0 computes all.
     #[arg(short = 'n', long = "models", default_value_t = 1)]
@@ -105,4 +111,9 @@ pub struct Config {
     /// Random seed for tie-breaking in the heuristics.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// `-c name=value`, checked when the command line is parsed.
+fn parse_const(s: &str) -> Result<(String, String), String> {
+    crate::grounder::parse_constant(s).map_err(|e| e.to_string())
 }

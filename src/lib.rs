@@ -7,6 +7,7 @@ pub mod check;
 pub mod config;
 pub mod engine;
 pub mod ground;
+pub mod grounder;
 pub mod lit;
 pub mod nogoods;
 pub mod output;
