@@ -105,6 +105,7 @@ pub(crate) fn read(lx: &mut Lexer, b: &mut dyn ProgramBuilder) -> Result<(), Par
             _ => {
                 // 10: a comment, the rest of the line is free text.
                 lx.rest_of_line();
+                lx.end_line()?;
             }
         }
     }

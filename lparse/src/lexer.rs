@@ -253,7 +253,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// The bytes from here to the end of the line (without `\r\n`/`\n`), which is consumed.
+    /// The bytes from here to the end of the line (without `\r\n`/`\n`); stops before the line
+    /// end, which [`Lexer::end_line`] then consumes (so errors about the bytes keep their line).
     pub(crate) fn rest_of_line(&mut self) -> &'a [u8] {
         let start = self.pos;
         let end = match self.buf[start..].iter().position(|&b| b == b'\n') {
@@ -265,11 +266,7 @@ impl<'a> Lexer<'a> {
         } else {
             end
         };
-        if end < self.buf.len() {
-            self.newline_at(end);
-        } else {
-            self.pos = end;
-        }
+        self.pos = text_end;
         &self.buf[start..text_end]
     }
 

@@ -246,6 +246,7 @@ fn symbols(lx: &mut Lexer, b: &mut dyn ProgramBuilder) -> Result<(), ParseError>
         let name = std::str::from_utf8(raw)
             .map_err(|_| lx.error_at(at, "the atom's name is not valid UTF-8"))?
             .to_string();
+        lx.end_line()?;
         b.output(Output {
             name,
             condition: vec![atom as i32],

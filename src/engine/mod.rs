@@ -9,7 +9,7 @@ pub mod stats;
 
 pub use stats::Stats;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -35,6 +35,18 @@ pub enum Step {
 pub struct Limits {
     pub deadline: Option<Instant>,
     pub interrupt: Arc<AtomicBool>,
+    /// Where the engine publishes its counters for the progress line (`None` = nobody listens).
+    pub progress: Option<Arc<ProgressSink>>,
+}
+
+/// Counters an engine publishes while it searches (see [`Limits::report`]).
+#[derive(Debug, Default)]
+pub struct ProgressSink {
+    pub decisions: AtomicU64,
+    pub conflicts: AtomicU64,
+    pub learned: AtomicU64,
+    /// Set by the first [`Limits::report`].
+    pub published: AtomicBool,
 }
 
 impl Limits {
@@ -42,6 +54,16 @@ impl Limits {
         Limits {
             deadline: None,
             interrupt: Arc::new(AtomicBool::new(false)),
+            progress: None,
+        }
+    }
+    /// Publish the counters for the progress line; cheap, call it where `reached` is checked.
+    pub fn report(&self, stats: &Stats) {
+        if let Some(p) = &self.progress {
+            p.decisions.store(stats.decisions, Ordering::Relaxed);
+            p.conflicts.store(stats.conflicts, Ordering::Relaxed);
+            p.learned.store(stats.learned, Ordering::Relaxed);
+            p.published.store(true, Ordering::Relaxed);
         }
     }
     /// Check this every few hundred conflicts or decisions, not on every propagation.
