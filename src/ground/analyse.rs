@@ -35,8 +35,9 @@ pub enum Unsupported {
 /// Analyse `program`.
 ///
 /// Externals (the last statement for an atom wins): `Free` = the choice rule `{a}.`; `True` =
-/// `{a}.` plus the constraint `:- not a.`; `False` and `Release` = no rule, so the atom is false
-/// unless a rule derives it. A choice rule with an empty head and a rule whose body can never
+/// `{a}.` plus the constraint `:- not a.`; `False` and `Release` = no rule, so the atom is false.
+/// As in clingo, the declaration of an atom that heads some rule is ignored: it is an ordinary
+/// atom. A choice rule with an empty head and a rule whose body can never
 /// hold are dropped (their head atoms stay atoms).
 pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     if program.theory_statements > 0 {
@@ -83,11 +84,19 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         }
     }
 
+    // clingo drops the declaration of an external atom that heads some rule: it is an ordinary
+    // atom then (the checker reads it the same way).
+    let num_atoms = max_atom(program);
+    let mut heads = vec![false; num_atoms as usize + 1];
+    for rule in &program.rules {
+        rule.head.atoms.iter().for_each(|&a| heads[a as usize] = true);
+    }
     // Last statement per atom wins; emit in atom order so the result does not depend on hashing.
     let mut ext: Vec<(u32, usize, ExternalValue)> = program
         .externals
         .iter()
         .enumerate()
+        .filter(|(_, e)| !heads[e.atom as usize])
         .map(|(i, e)| (e.atom, i, e.value))
         .collect();
     ext.sort_unstable_by_key(|&(a, i, _)| (a, std::cmp::Reverse(i)));
@@ -110,7 +119,6 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         }
     }
 
-    let num_atoms = program.max_atom;
     let (head_offsets, head_rules) = head_csr(num_atoms, &b.rules);
     let (dep_offsets, dep_targets) = dependency_csr(num_atoms, &b.rules, &b.bodies);
     let (scc, scc_cyclic) = tarjan(&Csr {
@@ -129,6 +137,20 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         tight,
         warnings,
     })
+}
+
+/// `program.max_atom`, or more if the program was built without noting every atom (the CSRs
+/// below index by atom and must cover all of them).
+fn max_atom(program: &Program) -> u32 {
+    let mut m = program.max_atom;
+    for r in &program.rules {
+        m = r.head.atoms.iter().fold(m, |m, &a| m.max(a));
+        m = match &r.body {
+            Body::Normal(lits) => lits.iter().fold(m, |m, &l| m.max(l.unsigned_abs())),
+            Body::Sum { lits, .. } => lits.iter().fold(m, |m, w| m.max(w.lit.unsigned_abs())),
+        };
+    }
+    program.externals.iter().fold(m, |m, e| m.max(e.atom))
 }
 
 fn empty() -> BodyDef {

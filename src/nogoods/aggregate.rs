@@ -14,8 +14,9 @@
 //! {T v, F lᵢ, F lo}    v → lᵢ ∨ lo
 //! ```
 //!
-//! with the constant nodes `K ≤ 0` (true) and `K > Σ_{j≥i} wⱼ` (false) folded in. The root
-//! `(0, lower)` is the body variable `b` itself.
+//! with the constant nodes `K ≤ 0` (true) and `K > Σ_{j≥i} wⱼ` (false) folded in; a node whose
+//! children are false and true is `lᵢ` itself and gets no variable. The root `(0, lower)` is the
+//! body variable `b` itself.
 //!
 //! Invariant: under any total assignment of the input literals, the nogoods leave exactly one
 //! value for each node variable — the value of the function it stands for — and `b` is true
@@ -28,12 +29,13 @@ use super::db::{NogoodDbBuilder, Origin};
 use crate::lit::{Lit, Var};
 use std::collections::BTreeMap;
 
-/// A node of the diagram: a constant or a variable that stands for it.
+/// A node of the diagram: a constant, or a solver literal that stands for it (an auxiliary
+/// variable, the body variable, or — for a node that is just `lᵢ` — the input literal itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Node {
     True,
     False,
-    Var(Var),
+    Lit(Lit),
 }
 
 /// A condition in a nogood: a constant or "this solver literal holds".
@@ -48,7 +50,7 @@ impl Node {
         match self {
             Node::True => Cond::Const(value),
             Node::False => Cond::Const(!value),
-            Node::Var(v) => Cond::Lit(Lit::new(v, value)),
+            Node::Lit(l) => Cond::Lit(if value { l } else { l.negate() }),
         }
     }
 }
@@ -160,6 +162,8 @@ pub fn encode(nb: &mut NogoodDbBuilder, b: Var, lower: i64, lits: &[(i32, i64)])
                 let gamma = gamma_lo.min(gamma_hi + w);
                 let node = if lo == hi {
                     lo // Literal i does not matter for this K.
+                } else if f.level > 0 && lo == Node::False && hi == Node::True {
+                    Node::Lit(holds(items[f.level].0)) // The node is lᵢ: no variable needed.
                 } else {
                     // The one node of level 0 is the body itself.
                     let v = if f.level == 0 {
@@ -168,7 +172,7 @@ pub fn encode(nb: &mut NogoodDbBuilder, b: Var, lower: i64, lits: &[(i32, i64)])
                         fresh += 1;
                         nb.new_var()
                     };
-                    let vn = Node::Var(v);
+                    let vn = Node::Lit(Lit::t(v));
                     let l = holds(items[f.level].0);
                     // v ↔ lo ∨ (l ∧ hi)
                     emit(nb, &[vn.holds(false), lo.holds(true)]); // lo → v
@@ -191,8 +195,8 @@ pub fn encode(nb: &mut NogoodDbBuilder, b: Var, lower: i64, lits: &[(i32, i64)])
         }
     };
     // The root is `b` unless it folded into a constant or into a child (level 0 irrelevant).
-    if root != Node::Var(b) {
-        let bn = Node::Var(b);
+    if root != Node::Lit(Lit::t(b)) {
+        let bn = Node::Lit(Lit::t(b));
         emit(nb, &[bn.holds(true), root.holds(false)]); // b → root
         emit(nb, &[bn.holds(false), root.holds(true)]); // root → b
     }
