@@ -14,8 +14,9 @@ import time
 
 RESULT_WORDS = ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN", "OPTIMUM FOUND", "INTERRUPTED")
 
-# Exit codes shared by clingo and yasmin-rs (bit 1 = SAT, bit 2 = UNSAT/exhausted).
-EXIT_RESULT = {10: "SAT", 20: "UNSAT", 30: "SAT"}
+# Exit codes shared by clingo and yasmin-rs: +10 a model was found, +20 the search space was
+# exhausted, +1 stopped early (time limit, signal).
+EXIT_RESULT = {10: "SAT", 11: "SAT", 20: "UNSAT", 30: "SAT"}
 
 
 def parse_output(text):
@@ -44,6 +45,10 @@ def parse_output(text):
             m = re.match(r"^\s*([A-Za-z][A-Za-z0-9 /_().-]*?)\s*:\s*(-?[0-9][0-9.e+]*)", line)
             if m:
                 key = re.sub(r"[^a-z0-9]+", "_", m.group(1).lower()).strip("_")
+                # clasp: 'Conflict : 95 (Average Length: 7.9 ...)' under 'Lemmas'
+                avg = re.search(r"\(Average Length:\s*([0-9.]+)", line)
+                if avg and key + "_avg_len" not in stats:
+                    stats[key + "_avg_len"] = float(avg.group(1))
                 try:
                     val = float(m.group(2).rstrip("."))
                 except ValueError:
@@ -121,11 +126,12 @@ def run_measured(argv, timeout, stdin_path=None, stdin_cmd=None, env=None):
     }
 
 
-def result_of(run, parsed):
+def result_of(run, parsed, trust_word=False):
     """One word for a run: SAT, UNSAT, OPT, UNKNOWN, TIMEOUT, or ERROR (crash, bad exit code).
 
     The exit code and the printed result word must agree; a mismatch between them is an ERROR
-    (it means the output cannot be trusted)."""
+    (it means the output cannot be trusted). trust_word: the PyPI clingo (`python3 -m clingo`)
+    always exits 0, so for it the printed word alone decides."""
     if run["timed_out"]:
         return "TIMEOUT"
     rc = run["rc"]
@@ -134,15 +140,14 @@ def result_of(run, parsed):
         return "OPT"
     if word == "UNKNOWN" and rc in (0, 1):
         return "UNKNOWN"
+    if trust_word and rc == 0 and word in ("SAT", "UNSAT", "OPT"):
+        return word
     if rc in EXIT_RESULT and word is not None:
         by_code = EXIT_RESULT[rc]
         if word in ("SAT", "OPT") and by_code == "SAT":
             return "SAT"
         if word == "UNSAT" and by_code == "UNSAT":
             return "UNSAT"
-        # clingo: 30 also ends a complete enumeration of SAT; 20 = UNSAT
-        if word == "SAT" and rc == 30:
-            return "SAT"
     return "ERROR"
 
 
