@@ -2,7 +2,8 @@
 //!
 //! Invariant: what it writes reads back (with [`crate::read`]) as exactly the statements it was
 //! given — same rules, same order, same values — so read → write → read is the identity on
-//! [`Program`]. The first io error is kept and every later statement is skipped; `finish`
+//! [`Program`] (sum bodies with negative weights, which no reader produces, are normalised to
+//! non-negative ones). The first io error is kept and every later statement is skipped; `finish`
 //! reports it. Theory statements cannot be written: the reader keeps only their count.
 
 use crate::{
@@ -50,6 +51,35 @@ fn push_wlits(buf: &mut Vec<u8>, xs: &[WLit]) {
         buf.push(b' ');
         push_int(buf, w.weight);
     }
+}
+
+/// Make all weights non-negative — `w·l` with `w < 0` is `-w·(not l)` with the bound raised by
+/// `-w` — and check that weights and bound fit the formats' 32-bit range. A bound below 0 is
+/// clamped to 0 (the sum of non-negative weights always reaches it).
+pub(crate) fn positive_weights(lower: i64, lits: &[WLit]) -> io::Result<(i64, Vec<WLit>)> {
+    let mut bound = lower as i128;
+    let mut out = Vec::with_capacity(lits.len());
+    let mut too_big = false;
+    for w in lits {
+        let (lit, weight) = if w.weight < 0 {
+            bound -= w.weight as i128;
+            (-w.lit, -(w.weight as i128))
+        } else {
+            (w.lit, w.weight as i128)
+        };
+        too_big |= weight > i32::MAX as i128;
+        out.push(WLit {
+            lit,
+            weight: weight.min(i32::MAX as i128) as i64,
+        });
+    }
+    let bound = bound.max(0);
+    if bound > i32::MAX as i128 || too_big {
+        return Err(invalid(format!(
+            "a weight or bound does not fit the 32-bit range of aspif and smodels (bound {bound})"
+        )));
+    }
+    Ok((bound as i64, out))
 }
 
 pub(crate) fn invalid(message: String) -> io::Error {
@@ -116,16 +146,43 @@ impl<W: Write> AspifWriter<W> {
                 l.extend_from_slice(b" 0");
                 push_list(l, lits);
             }
-            Body::Sum { lower, lits } => {
+            // aspif sum bodies have non-negative weights: programs read from files always do;
+            // others are normalised (same meaning, different literals).
+            Body::Sum { lower, lits }
+                if lits
+                    .iter()
+                    .all(|w| (0..=i32::MAX as i64).contains(&w.weight))
+                    && (i32::MIN as i64..=i32::MAX as i64).contains(lower) =>
+            {
                 l.extend_from_slice(b" 1 ");
                 push_int(l, *lower);
                 push_wlits(l, lits);
             }
+            Body::Sum { lower, lits } => match positive_weights(*lower, lits) {
+                Ok((lower, lits)) => {
+                    l.extend_from_slice(b" 1 ");
+                    push_int(l, lower);
+                    push_wlits(l, &lits);
+                }
+                Err(e) => {
+                    self.line.clear();
+                    self.fail(e);
+                    return;
+                }
+            },
         }
         self.emit();
     }
 
     pub(crate) fn write_minimize(&mut self, m: &Minimize) {
+        let range = i32::MIN as i64..=i32::MAX as i64;
+        if let Some(w) = m.lits.iter().find(|w| !range.contains(&w.weight)) {
+            let weight = w.weight;
+            self.fail(invalid(format!(
+                "minimize weight {weight} does not fit 32 bits"
+            )));
+            return;
+        }
         self.line.extend_from_slice(b"2 ");
         push_int(&mut self.line, m.priority as i64);
         push_wlits(&mut self.line, &m.lits);

@@ -19,7 +19,7 @@
 //! Rules are streamed; outputs, minimize statements and the compute statement are held until
 //! [`SmodelsWriter::finish`], because smodels puts them after the rules.
 
-use crate::write_aspif::{invalid, push_int};
+use crate::write_aspif::{invalid, positive_weights, push_int};
 use crate::{
     Atom, Body, Edge, External, ExternalValue, HeadKind, Heuristic, Lit, Minimize, Output, Program,
     ProgramBuilder, Rule, WLit,
@@ -192,30 +192,15 @@ impl<W: Write> SmodelsWriter<W> {
         }
     }
 
-    /// Make all weights non-negative (`w·l`, `w < 0` → `-w·(not l)`, bound + `-w`) and check
-    /// that weights and bound fit smodels' range. The bound is clamped at 0 (always reached).
+    /// [`positive_weights`], recording its error.
     fn normalise(&mut self, lower: i64, lits: &[WLit]) -> Option<(i64, Vec<WLit>)> {
-        let mut bound = lower as i128;
-        let mut out = Vec::with_capacity(lits.len());
-        for w in lits {
-            if w.weight < 0 {
-                bound -= w.weight as i128;
-                out.push(WLit {
-                    lit: -w.lit,
-                    weight: -(w.weight as i128) as i64,
-                });
-            } else {
-                out.push(*w);
+        match positive_weights(lower, lits) {
+            Ok(x) => Some(x),
+            Err(e) => {
+                self.fail(e);
+                None
             }
         }
-        let bound = bound.max(0);
-        if bound > i32::MAX as i128 || out.iter().any(|w| w.weight > i32::MAX as i64) {
-            self.fail(invalid(format!(
-                "a weight or bound does not fit smodels' 32-bit range (bound {bound})"
-            )));
-            return None;
-        }
-        Some((bound as i64, out))
     }
 
     /// `head :- lower <= sum` as type 2 (all weights 1) or type 5.
