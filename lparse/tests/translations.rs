@@ -110,29 +110,23 @@ fn program(normalised: bool) -> Program {
 fn negative_weights_and_aux_atoms_keep_answer_sets() {
     let reference = program(true);
     let negative = program(false);
-    let Some(expected) = answer_sets(&to_aspif(&reference), true) else {
-        return;
-    };
-    assert!(!expected.is_empty());
-    // Through the smodels writer (aux atoms, false atom, normalised weights) ...
-    let sm = to_smodels(&negative);
-    let back = lparse::read(&sm, "written.smodels").unwrap();
-    assert!(back.max_atom > negative.max_atom, "aux atoms were expected");
-    assert_eq!(
-        answer_sets(&sm, true).unwrap(),
-        expected,
-        "{}",
-        String::from_utf8_lossy(&sm)
-    );
-    assert_eq!(answer_sets(&to_aspif(&back), true).unwrap(), expected);
-    // ... and through the aspif writer, which must normalise negative sum weights too.
-    let asp = to_aspif(&negative);
-    assert_eq!(
-        answer_sets(&asp, true).unwrap(),
-        expected,
-        "{}",
-        String::from_utf8_lossy(&asp)
-    );
+    for optimize in [false, true] {
+        let Some(expected) = answer_sets(&to_aspif(&reference), optimize) else {
+            return;
+        };
+        assert!(!expected.is_empty());
+        // Through the smodels writer (aux atoms, false atom, normalised weights) ...
+        let sm = to_smodels(&negative);
+        let back = lparse::read(&sm, "written.smodels").unwrap();
+        assert!(back.max_atom > negative.max_atom, "aux atoms were expected");
+        let got = answer_sets(&sm, optimize).unwrap();
+        assert_eq!(got, expected, "{}", String::from_utf8_lossy(&sm));
+        assert_eq!(answer_sets(&to_aspif(&back), optimize).unwrap(), expected);
+        // ... and through the aspif writer, which must normalise negative sum weights too.
+        let asp = to_aspif(&negative);
+        let got = answer_sets(&asp, optimize).unwrap();
+        assert_eq!(got, expected, "{}", String::from_utf8_lossy(&asp));
+    }
 }
 
 #[test]
@@ -152,7 +146,11 @@ fn unwritable_statements_are_invalid_input() {
     let mut out = Vec::new();
     let mut writer = lparse::SmodelsWriter::new(&mut out, 2);
     writer.rule(rule(HeadKind::Disjunctive, &[3], Body::Normal(vec![])));
-    assert!(writer.finish().unwrap_err().to_string().contains("max_atom"));
+    assert!(writer
+        .finish()
+        .unwrap_err()
+        .to_string()
+        .contains("max_atom"));
     // Weights outside 32 bits cannot be written.
     let mut p = Program::default();
     p.rule(rule(

@@ -90,7 +90,7 @@ pub fn have(cmd: &str) -> bool {
 }
 
 /// The answer sets (shown atoms, each sorted; the list sorted) of an aspif or smodels program,
-/// all optimal ones if it has minimize statements; None when clingo is not installed.
+/// all optimal ones if `optimize`, else all of them (minimize statements ignored); None when clingo is not installed.
 pub fn answer_sets(program: &[u8], optimize: bool) -> Option<Vec<Vec<String>>> {
     if !have("clingo") {
         eprintln!("note: clingo not found, answer-set comparison skipped");
@@ -100,6 +100,8 @@ pub fn answer_sets(program: &[u8], optimize: bool) -> Option<Vec<Vec<String>>> {
     cmd.args(["--mode=clasp", "-n", "0"]);
     if optimize {
         cmd.args(["--opt-mode=optN", "--quiet=1"]);
+    } else {
+        cmd.arg("--opt-mode=ignore");
     }
     let mut child = cmd
         .stdin(Stdio::piped())
