@@ -1,0 +1,248 @@
+// yasmin.cuh — types shared by every kernel of the device engine, and by src/engine/gpu (Rust).
+//
+// Invariant: every `#define YS_*` number here equals the Rust constant of the same name in
+// src/engine/gpu/layout.rs (a test parses this file and compares), and `struct Dev` has the
+// layout of the Rust `DevParams` (#[repr(C)], pointers first, then 32-bit words; the size is
+// checked on both sides against YS_DEV_BYTES).
+//
+// The literal encoding is the one of src/lit.rs: T v = 2v, F v = 2v + 1.
+// The assignment A[v] is 0 when v is unassigned, +l when v is true at decision level l, -l when
+// false at level l. Level 1 is the top level (no decision); decisions open levels 2, 3, ...
+
+#pragma once
+
+typedef unsigned int u32;
+typedef int i32;
+typedef unsigned long long u64;
+
+// ---- literals (src/lit.rs) ----
+#define YS_LIT_SHIFT 1
+#define YS_LIT_FALSE_BIT 1
+__device__ __forceinline__ u32 lit_var(u32 l) { return l >> YS_LIT_SHIFT; }
+__device__ __forceinline__ bool lit_is_t(u32 l) { return (l & YS_LIT_FALSE_BIT) == 0; }
+__device__ __forceinline__ u32 lit_neg(u32 l) { return l ^ YS_LIT_FALSE_BIT; }
+__device__ __forceinline__ u32 lit_t(u32 v) { return v << YS_LIT_SHIFT; }
+__device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LIT_FALSE_BIT; }
+
+// ---- special ids ----
+#define YS_NONE 4294967295u   // no nogood / no reason (decisions) / no conflict
+
+// ---- state words (u32 array `st`, read back by the host as one small block) ----
+#define YS_ST_CDL 0            // current decision level (1 = top)
+#define YS_ST_CONFLICT 1       // id of a violated nogood (input id, or n_input + learned id)
+#define YS_ST_PARITY 2         // which frontier buffer is current
+#define YS_ST_FRONT_LEN0 3
+#define YS_ST_FRONT_LEN1 4
+#define YS_ST_ROUND_DONE 5     // blocks of prop_round_k that finished (last-block pattern)
+#define YS_ST_FIXPOINT 6       // 1: the last round found no new literal and no conflict
+#define YS_ST_ACTION 7         // what the last decide/complete step did (YS_ACT_*)
+#define YS_ST_EPOCH 8          // assignment stamp counter (order of assignment)
+#define YS_ST_UNSAT 9          // 1: a conflict needs no decision: no (further) model
+#define YS_ST_L_COUNT 10       // learned nogoods stored
+#define YS_ST_L_USED 11        // learned literals stored
+#define YS_ST_BJ_LEVEL 12      // level the last analysis backjumps to
+#define YS_ST_ASSERT_LIT 13    // literal of the learned nogood at the highest level (in A)
+#define YS_ST_ASSERT_NG 14     // id of the learned nogood (reason of the asserted literal)
+#define YS_ST_LEARN_EPOCH 15   // marks of learn_analyse_k
+#define YS_ST_DEC_DONE 16      // blocks of decide_rank_k that finished
+#define YS_ST_BEST_LO 18       // 64-bit best decision key (8-byte aligned)
+#define YS_ST_BEST_HI 19
+#define YS_ST_N_COMPLETED 20   // variables falsified by the last complete step
+#define YS_ST_COMP_DONE 21     // blocks of complete_aux_k that finished
+#define YS_ST_ERROR 22         // non-zero: a device-side invariant failed (YS_ERR_*)
+#define YS_ST_ACT_INC 23       // activity increment (float bits)
+#define YS_ST_ROUNDS_BUSY 24   // rounds that found work since the host last cleared it
+#define YS_ST_UNDO_DONE 25     // blocks of backjump_undo_k that finished
+#define YS_ST_WORDS 32
+
+#define YS_ACT_NONE 0          // no applicable rule: complete next
+#define YS_ACT_DECIDED 1
+#define YS_ACT_COMPLETED 2
+#define YS_ACT_TOTAL 3         // nothing left unassigned
+
+#define YS_ERR_NOT_VIOLATED 1  // the nogood to analyse is not violated by A
+#define YS_ERR_LEARN_CAPACITY 2
+#define YS_ERR_NO_REASON 3     // two literals without reason on one level
+
+// ---- 64-bit counters (u64 array `ctr`, read when the host updates Stats) ----
+#define YS_CTR_PROPS 0
+#define YS_CTR_DECISIONS 1
+#define YS_CTR_CONFLICTS 2
+#define YS_CTR_LEARNED 3
+#define YS_CTR_LEARNED_LITS 4
+#define YS_CTR_ROUNDS 5
+#define YS_CTR_FWD_FALLBACK 6  // fwd learning fell back to res (a level past the bitmap width)
+#define YS_CTR_RES_STEPS 7
+#define YS_CTR_WORDS 8
+
+// ---- dependency bitmaps (fwd learning): bit l = depends on the decision of level l ----
+#define YS_DEPS_WORDS 2
+#define YS_DEPS_LEVELS 128     // levels >= this are not tracked: analysis falls back to res
+
+// ---- heuristics (src/config.rs Heuristic) ----
+#define YS_HEUR_OCC 0
+#define YS_HEUR_JW 1
+#define YS_HEUR_ACTIVITY 2
+
+// ---- body kinds for decisions ----
+#define YS_BODY_CONJ 0
+#define YS_BODY_SUM 1
+
+// ---- learn sources ----
+#define YS_SRC_CONFLICT 0      // the nogood in st[YS_ST_CONFLICT]
+#define YS_SRC_INJECT 1        // `inject[0..len]`, written by the host (loop nogoods)
+#define YS_SRC_DECISIONS 2     // the decisions of levels 2..cdl (blocking a model)
+
+#define YS_BLOCK 256           // threads per block of every multi-block kernel
+#define YS_LEARN_THREADS 256
+
+#define YS_DEV_BYTES 264
+
+// Every kernel takes this by value: device pointers, then sizes and options.
+struct Dev {
+    u32* st;
+    u64* ctr;
+    const u32* ng_lits;   // input nogoods, CSR (src/nogoods/db.rs, unchanged)
+    const u32* ng_off;
+    const u32* occ_off;   // literal -> input nogoods containing it
+    const u32* occ;
+    i32* A;               // assignment, +-level
+    u32* reason;          // nogood that propagated the variable, YS_NONE for decisions
+    u32* stamp;           // order of assignment (YS_ST_EPOCH at the time)
+    u64* deps;            // YS_DEPS_WORDS words per variable (fwd only)
+    u32* ready;           // 1 once deps[v] of the current assignment of v is published
+    u32* front0;          // frontier buffers (literals that became true)
+    u32* front1;
+    u32* dec_lit;         // decision literal of each level
+    u32* l_lits;          // learned nogoods, CSR, append-only
+    u32* l_off;
+    u32* delta;           // analysis scratch (num_vars)
+    u32* mark;            // analysis marks per variable (learn epoch)
+    const u32* inject;    // host-written nogood for YS_SRC_INJECT
+    const u32* rule_body_var;  // per rule: its body variable
+    const u32* rule_body;      // per rule: body index
+    const u32* rule_head_off;  // per rule: head atoms CSR
+    const u32* rule_heads;
+    const u32* body_off;       // per body: condition literals CSR (conj: T p / F q items)
+    const u32* body_items;
+    const u32* body_kind;      // YS_BODY_*
+    const float* lit_score;    // static heuristic score per literal (occ or jw)
+    float* act;                // activity per variable
+    u32 n_input;          // input nogoods
+    u32 n_units;          // input unit nogoods (the first n_units)
+    u32 num_vars;         // variables are 1..num_vars-1
+    u32 num_atoms;        // atoms are 1..=num_atoms
+    u32 l_cap_lits;
+    u32 l_cap_ng;
+    u32 n_rules;
+    u32 heuristic;
+    u32 fwd;
+    u32 seed;
+};
+static_assert(sizeof(Dev) == YS_DEV_BYTES, "struct Dev differs from Rust DevParams");
+
+// ---- helpers ----
+
+__device__ __forceinline__ i32 ld_a(const Dev& d, u32 v) {
+    return *((volatile i32*)&d.A[v]);
+}
+__device__ __forceinline__ u32 level_of(i32 a) { return (u32)(a < 0 ? -a : a); }
+// Literal l holds under assignment value a.
+__device__ __forceinline__ bool holds(u32 l, i32 a) {
+    return lit_is_t(l) ? a > 0 : a < 0;
+}
+// The assignment value that makes literal l true at level lvl.
+__device__ __forceinline__ i32 value_for(u32 l, u32 lvl) {
+    return lit_is_t(l) ? (i32)lvl : -(i32)lvl;
+}
+
+// Nogood `id` (input ids first, then learned ones) as a span.
+__device__ __forceinline__ void ng_span(const Dev& d, u32 id, const u32** p, u32* n) {
+    if (id < d.n_input) {
+        u32 b = d.ng_off[id];
+        *p = d.ng_lits + b;
+        *n = d.ng_off[id + 1] - b;
+    } else {
+        u32 j = id - d.n_input;
+        u32 b = d.l_off[j];
+        *p = d.l_lits + b;
+        *n = d.l_off[j + 1] - b;
+    }
+}
+
+__device__ __forceinline__ u32* frontier(const Dev& d, u32 parity) {
+    return parity ? d.front1 : d.front0;
+}
+
+// Append literal l (now true) to the frontier of the next round.
+__device__ __forceinline__ void push_next(const Dev& d, u32 next_parity, u32 l) {
+    u32 pos = atomicAdd(&d.st[YS_ST_FRONT_LEN0 + next_parity], 1u);
+    frontier(d, next_parity)[pos] = l;
+}
+
+// Record the decision bit of level lvl in deps[v] and publish it (fwd learning).
+__device__ __forceinline__ void set_decision_deps(const Dev& d, u32 v, u32 lvl) {
+    for (u32 w = 0; w < YS_DEPS_WORDS; ++w) {
+        u64 bits = 0;
+        if (lvl < YS_DEPS_LEVELS && lvl / 64 == w) bits = 1ull << (lvl % 64);
+        d.deps[(u64)v * YS_DEPS_WORDS + w] = bits;
+    }
+    // Publish deps before `ready`: a reader that sees ready = 1 must see these words.
+    __threadfence();
+    atomicExch(&d.ready[v], 1u);
+}
+
+// Wait until deps[v] of the current assignment of v is published, then OR it into acc.
+// The writer of deps[v] won the CAS on A[v] before we could see v assigned, and it only waits
+// on variables assigned before v, so this wait ends (the causal order is acyclic).
+__device__ __forceinline__ void or_deps(const Dev& d, u32 v, u64* acc) {
+    while (atomicAdd(&d.ready[v], 0u) == 0u) {
+    }
+    __threadfence();
+    for (u32 w = 0; w < YS_DEPS_WORDS; ++w) {
+        acc[w] |= *((volatile u64*)&d.deps[(u64)v * YS_DEPS_WORDS + w]);
+    }
+}
+
+// Block-wide max of a u64 (blockDim.x a multiple of 32, at most 1024). All threads return it.
+__device__ __forceinline__ u64 block_max_u64(u64 x, u64* sh /* [32] */) {
+    for (int o = 16; o > 0; o >>= 1) {
+        u64 y = __shfl_down_sync(0xffffffffu, x, o);
+        x = y > x ? y : x;
+    }
+    u32 lane = threadIdx.x & 31u, wid = threadIdx.x >> 5;
+    __syncthreads();
+    if (lane == 0) sh[wid] = x;
+    __syncthreads();
+    x = (threadIdx.x < (blockDim.x >> 5)) ? sh[lane] : 0ull;
+    if (wid == 0) {
+        for (int o = 16; o > 0; o >>= 1) {
+            u64 y = __shfl_down_sync(0xffffffffu, x, o);
+            x = y > x ? y : x;
+        }
+        if (lane == 0) sh[0] = x;
+    }
+    __syncthreads();
+    x = sh[0];
+    __syncthreads();
+    return x;
+}
+
+// Last-block pattern: returns true in exactly one thread (thread 0 of the block that finished
+// last); all writes of every block are visible to it.
+__device__ __forceinline__ bool last_block_done(u32* counter) {
+    __shared__ bool is_last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        // Make this block's writes visible device-wide before it is counted as done.
+        __threadfence();
+        u32 t = atomicAdd(counter, 1u);
+        is_last = (t == gridDim.x - 1);
+        if (is_last) {
+            *counter = 0;
+            __threadfence();
+        }
+    }
+    __syncthreads();
+    return is_last && threadIdx.x == 0;
+}

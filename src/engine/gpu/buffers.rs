@@ -1,0 +1,283 @@
+//! Device memory of the engine: the input nogoods (uploaded once, unchanged), the rules for
+//! decisions, the search state, and the growable learned-nogood store.
+//!
+//! Invariant: [`Buffers::params`] always describes the buffers currently allocated (it is
+//! rebuilt after the learned store grows), and the learned store keeps room for one more
+//! nogood of `num_vars` literals before every analysis ([`Buffers::reserve_learned`]).
+
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr, ValidAsZeroBits};
+use std::sync::Arc;
+
+use super::device::engine_error;
+use super::layout::{self, st, DevParams};
+use crate::config::Heuristic;
+use crate::engine::{EngineError, Options};
+use crate::ground::{BodyDef, GroundProgram};
+use crate::lit::Lit;
+use crate::nogoods::Completion;
+
+/// Host-side arrays derived from the program for the decision kernel.
+struct RuleArrays {
+    body_var: Vec<u32>,
+    body: Vec<u32>,
+    head_off: Vec<u32>,
+    heads: Vec<u32>,
+    body_off: Vec<u32>,
+    body_items: Vec<u32>,
+    body_kind: Vec<u32>,
+}
+
+fn rule_arrays(g: &GroundProgram, c: &Completion) -> RuleArrays {
+    let mut r = RuleArrays {
+        body_var: Vec::with_capacity(g.rules.len()),
+        body: Vec::with_capacity(g.rules.len()),
+        head_off: vec![0],
+        heads: Vec::new(),
+        body_off: vec![0],
+        body_items: Vec::new(),
+        body_kind: Vec::with_capacity(g.bodies.len()),
+    };
+    for rule in &g.rules {
+        r.body_var.push(c.body_var[rule.body as usize]);
+        r.body.push(rule.body);
+        r.heads.extend_from_slice(&rule.head);
+        r.head_off.push(r.heads.len() as u32);
+    }
+    for b in &g.bodies {
+        match b {
+            BodyDef::Conj { pos, neg } => {
+                r.body_kind.push(layout::BODY_CONJ);
+                r.body_items.extend(pos.iter().map(|&p| Lit::t(p).code()));
+                r.body_items.extend(neg.iter().map(|&q| Lit::f(q).code()));
+            }
+            BodyDef::Sum { .. } => r.body_kind.push(layout::BODY_SUM),
+        }
+        r.body_off.push(r.body_items.len() as u32);
+    }
+    r
+}
+
+/// Static score of each literal code: occurrences in the input nogoods (occ), or the
+/// Jeroslow-Wang sum of 2^-length over them (jw; also the tie-breaker under activity).
+fn literal_scores(c: &Completion, h: Heuristic) -> Vec<f32> {
+    let db = &c.db;
+    let n = 2 * db.num_vars as usize;
+    let mut s = vec![0f32; n];
+    for (l, score) in s.iter_mut().enumerate() {
+        for &id in db.occurrences(Lit(l as u32)) {
+            let len = db.offsets[id as usize + 1] - db.offsets[id as usize];
+            *score += match h {
+                Heuristic::Occ => 1.0,
+                Heuristic::Jw | Heuristic::Activity => (-(len.min(60) as i32) as f32).exp2(),
+            };
+        }
+    }
+    s
+}
+
+pub struct Buffers {
+    stream: Arc<CudaStream>,
+    pub st: CudaSlice<u32>,
+    pub ctr: CudaSlice<u64>,
+    pub a: CudaSlice<i32>,
+    pub inject: CudaSlice<u32>,
+    pub l_lits: CudaSlice<u32>,
+    pub l_off: CudaSlice<u32>,
+    // Held for their device memory; only their pointers are used (through `params`).
+    _fixed: Vec<CudaSlice<u32>>,
+    _deps: CudaSlice<u64>,
+    _floats: Vec<CudaSlice<f32>>,
+    params: DevParams,
+    /// Bytes uploaded before the search (not counted in Stats).
+    pub setup_bytes: u64,
+}
+
+fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
+    let (p, _sync) = s.device_ptr(stream);
+    p
+}
+
+fn upload<T: DeviceRepr + ValidAsZeroBits + Clone>(
+    stream: &Arc<CudaStream>,
+    data: &[T],
+    bytes: &mut u64,
+) -> Result<CudaSlice<T>, EngineError> {
+    *bytes += std::mem::size_of_val(data) as u64;
+    if data.is_empty() {
+        // Zero-length allocations are not portable; one zeroed element stands in.
+        return stream
+            .alloc_zeros::<T>(1)
+            .map_err(|e| engine_error("allocating device memory", e));
+    }
+    stream
+        .clone_htod(data)
+        .map_err(|e| engine_error("uploading to the GPU", e))
+}
+
+fn zeros<T: DeviceRepr + ValidAsZeroBits>(
+    stream: &Arc<CudaStream>,
+    n: usize,
+) -> Result<CudaSlice<T>, EngineError> {
+    stream
+        .alloc_zeros::<T>(n.max(1))
+        .map_err(|e| engine_error("allocating device memory", e))
+}
+
+impl Buffers {
+    pub fn new(
+        stream: Arc<CudaStream>,
+        g: &GroundProgram,
+        c: &Completion,
+        opts: &Options,
+    ) -> Result<Buffers, EngineError> {
+        let db = &c.db;
+        let nv = db.num_vars as usize;
+        let mut bytes = 0u64;
+        let s = &stream;
+        let r = rule_arrays(g, c);
+
+        let mut st_host = vec![0u32; st::WORDS];
+        st_host[st::CDL] = 1;
+        st_host[st::CONFLICT] = layout::NONE;
+        st_host[st::ACT_INC] = 1.0f32.to_bits();
+        let st_buf = upload(s, &st_host, &mut bytes)?;
+        let ctr = zeros::<u64>(s, layout::ctr::WORDS)?;
+        let a = zeros::<i32>(s, nv)?;
+        let inject = zeros::<u32>(s, nv + 1)?;
+        let l_cap_lits = (4 * nv).max(1 << 16);
+        let l_cap_ng = 1 << 14;
+        let l_lits = zeros::<u32>(s, l_cap_lits)?;
+        let l_off = zeros::<u32>(s, l_cap_ng + 1)?;
+
+        // Order matters: the indices below name these buffers.
+        let fixed: Vec<CudaSlice<u32>> = vec![
+            upload(s, &db.lits, &mut bytes)?,        // 0 ng_lits
+            upload(s, &db.offsets, &mut bytes)?,     // 1 ng_off
+            upload(s, &db.occ_offsets, &mut bytes)?, // 2 occ_off
+            upload(s, &db.occ, &mut bytes)?,         // 3 occ
+            zeros(s, nv)?,                           // 4 reason
+            zeros(s, nv)?,                           // 5 stamp
+            zeros(s, nv)?,                           // 6 ready
+            zeros(s, nv + 1)?,                       // 7 front0
+            zeros(s, nv + 1)?,                       // 8 front1
+            zeros(s, nv + 2)?,                       // 9 dec_lit
+            zeros(s, nv + 1)?,                       // 10 delta
+            zeros(s, nv)?,                           // 11 mark
+            upload(s, &r.body_var, &mut bytes)?,     // 12
+            upload(s, &r.body, &mut bytes)?,         // 13
+            upload(s, &r.head_off, &mut bytes)?,     // 14
+            upload(s, &r.heads, &mut bytes)?,        // 15
+            upload(s, &r.body_off, &mut bytes)?,     // 16
+            upload(s, &r.body_items, &mut bytes)?,   // 17
+            upload(s, &r.body_kind, &mut bytes)?,    // 18
+        ];
+        let deps = zeros::<u64>(s, nv * layout::DEPS_WORDS)?;
+        let floats = vec![
+            upload(s, &literal_scores(c, opts.heuristic), &mut bytes)?,
+            zeros::<f32>(s, nv)?,
+        ];
+        let f = |i: usize| ptr(&fixed[i], s);
+        let params = DevParams {
+            st: ptr(&st_buf, s),
+            ctr: ptr(&ctr, s),
+            ng_lits: f(0),
+            ng_off: f(1),
+            occ_off: f(2),
+            occ: f(3),
+            a: ptr(&a, s),
+            reason: f(4),
+            stamp: f(5),
+            deps: ptr(&deps, s),
+            ready: f(6),
+            front0: f(7),
+            front1: f(8),
+            dec_lit: f(9),
+            l_lits: ptr(&l_lits, s),
+            l_off: ptr(&l_off, s),
+            delta: f(10),
+            mark: f(11),
+            inject: ptr(&inject, s),
+            rule_body_var: f(12),
+            rule_body: f(13),
+            rule_head_off: f(14),
+            rule_heads: f(15),
+            body_off: f(16),
+            body_items: f(17),
+            body_kind: f(18),
+            lit_score: ptr(&floats[0], s),
+            act: ptr(&floats[1], s),
+            n_input: db.len() as u32,
+            n_units: db.bounds[0],
+            num_vars: db.num_vars,
+            num_atoms: g.num_atoms,
+            l_cap_lits: l_cap_lits as u32,
+            l_cap_ng: l_cap_ng as u32,
+            n_rules: g.rules.len() as u32,
+            heuristic: match opts.heuristic {
+                Heuristic::Occ => 0,
+                Heuristic::Jw => 1,
+                Heuristic::Activity => 2,
+            },
+            fwd: (opts.learning == crate::config::Learning::Fwd) as u32,
+            seed: (opts.seed as u32) ^ ((opts.seed >> 32) as u32),
+        };
+        Ok(Buffers {
+            stream,
+            st: st_buf,
+            ctr,
+            a,
+            inject,
+            l_lits,
+            l_off,
+            _fixed: fixed,
+            _deps: deps,
+            _floats: floats,
+            params,
+            setup_bytes: bytes,
+        })
+    }
+
+    pub fn params(&self) -> DevParams {
+        self.params
+    }
+
+    /// Make room for one more learned nogood of up to `num_vars` literals, given how much of
+    /// the store is used (from the state words). Grows by doubling, copying on the device.
+    pub fn reserve_learned(&mut self, used_lits: u32, count: u32) -> Result<(), EngineError> {
+        let p = &mut self.params;
+        let need_lits = used_lits as u64 + p.num_vars as u64 + 1;
+        let need_ng = count as u64 + 2;
+        if need_lits <= p.l_cap_lits as u64 && need_ng <= p.l_cap_ng as u64 {
+            return Ok(());
+        }
+        let too_big =
+            || EngineError::OutOfMemory("the learned-nogood store outgrew 32-bit offsets".into());
+        let new_lits = (p.l_cap_lits as u64 * 2).max(need_lits);
+        let new_ng = (p.l_cap_ng as u64 * 2).max(need_ng);
+        if new_lits > u32::MAX as u64 / 2 || new_ng > u32::MAX as u64 / 2 {
+            return Err(too_big());
+        }
+        let s = &self.stream;
+        let mut lits = zeros::<u32>(s, new_lits as usize)?;
+        let mut off = zeros::<u32>(s, new_ng as usize + 1)?;
+        if used_lits > 0 {
+            s.memcpy_dtod(
+                &self.l_lits.slice(..used_lits as usize),
+                &mut lits.slice_mut(..used_lits as usize),
+            )
+            .map_err(|e| engine_error("growing the learned store", e))?;
+        }
+        s.memcpy_dtod(
+            &self.l_off.slice(..count as usize + 1),
+            &mut off.slice_mut(..count as usize + 1),
+        )
+        .map_err(|e| engine_error("growing the learned store", e))?;
+        p.l_lits = ptr(&lits, s);
+        p.l_off = ptr(&off, s);
+        p.l_cap_lits = new_lits as u32;
+        p.l_cap_ng = new_ng as u32;
+        self.l_lits = lits;
+        self.l_off = off;
+        Ok(())
+    }
+}

@@ -1,0 +1,121 @@
+//! The Rust launcher of each kernel (`<stage>_<variant>()` for `<stage>_<variant>_k`), and the
+//! one place where raw launches happen.
+//!
+//! Invariant: every launch goes through [`Launcher::launch`], which counts it and, under
+//! `--sync-always`, synchronises and turns a device fault into an `EngineError` at once.
+
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+use super::buffers::Buffers;
+use super::device::{engine_error, Device};
+use super::layout::{DevParams, BLOCK, LEARN_THREADS};
+use crate::engine::EngineError;
+
+pub struct Launcher {
+    pub dev: Device,
+    pub launches: u64,
+    pub sync_always: bool,
+}
+
+fn grid_for(n: u32, cap: u32) -> u32 {
+    n.div_ceil(BLOCK).clamp(1, cap)
+}
+
+impl Launcher {
+    fn launch(
+        &mut self,
+        name: &'static str,
+        grid: u32,
+        block: u32,
+        p: &DevParams,
+        extra: &[u32],
+    ) -> Result<(), EngineError> {
+        let f = self.dev.kernels.get(name);
+        let mut b = self.dev.stream.launch_builder(f);
+        b.arg(p);
+        for x in extra {
+            b.arg(x);
+        }
+        let cfg = LaunchConfig {
+            grid_dim: (grid, 1, 1),
+            block_dim: (block, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: every kernel takes `Dev` by value (layout checked against the header), plus
+        // the 32-bit words of `extra` for learn_analyse_k; all pointers in it are live buffers.
+        unsafe { b.launch(cfg) }.map_err(|e| engine_error(&format!("launching {name}"), e))?;
+        self.launches += 1;
+        if self.sync_always {
+            self.dev
+                .stream
+                .synchronize()
+                .map_err(|e| engine_error(&format!("kernel {name} failed"), e))?;
+        }
+        Ok(())
+    }
+
+    fn wide(&self) -> u32 {
+        self.dev.sm_count * 4
+    }
+
+    /// InitialPropagation: the input unit nogoods.
+    pub fn prop_units(&mut self, b: &Buffers) -> Result<(), EngineError> {
+        let p = b.params();
+        self.launch(
+            "prop_units_k",
+            grid_for(p.n_units, self.wide()),
+            BLOCK,
+            &p,
+            &[],
+        )
+    }
+
+    /// One frontier round of PropagateAndCheck.
+    pub fn prop_round(&mut self, b: &Buffers) -> Result<(), EngineError> {
+        let p = b.params();
+        self.launch("prop_round_k", self.wide(), BLOCK, &p, &[])
+    }
+
+    /// Decision: rank applicable rules, apply the best.
+    pub fn decide_rank(&mut self, b: &Buffers) -> Result<(), EngineError> {
+        let p = b.params();
+        self.launch(
+            "decide_rank_k",
+            grid_for(p.n_rules, self.wide()),
+            BLOCK,
+            &p,
+            &[],
+        )
+    }
+
+    /// CompleteAssignment, atoms then (only if no atom was left) auxiliaries.
+    pub fn complete(&mut self, b: &Buffers) -> Result<(), EngineError> {
+        let p = b.params();
+        let g = grid_for(p.num_vars, self.wide());
+        self.launch("complete_atoms_k", g, BLOCK, &p, &[])?;
+        self.launch("complete_aux_k", g, BLOCK, &p, &[])
+    }
+
+    /// Learning: analyse the nogood named by `src` (layout::src) in one block.
+    pub fn learn_analyse(
+        &mut self,
+        b: &Buffers,
+        src: u32,
+        inject_len: u32,
+    ) -> Result<(), EngineError> {
+        let p = b.params();
+        self.launch("learn_analyse_k", 1, LEARN_THREADS, &p, &[src, inject_len])
+    }
+
+    /// Backjump: undo the levels above the chosen one and assert the learned literal.
+    pub fn backjump_undo(&mut self, b: &Buffers) -> Result<(), EngineError> {
+        let p = b.params();
+        self.launch(
+            "backjump_undo_k",
+            grid_for(p.num_vars, self.wide()),
+            BLOCK,
+            &p,
+            &[],
+        )
+    }
+}
