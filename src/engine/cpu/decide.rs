@@ -1,0 +1,250 @@
+//! Decisions following ASP computations (the paper's section 2), then complete-assignment.
+//!
+//! A *candidate* variable is the variable of a body of some rule with a head, or an atom in the
+//! head of a choice rule. A candidate is *applicable* when
+//! - (body variable `b`) `b` is unassigned, every positive atom of a conjunctive body is true
+//!   (no negative atom is true then, or `b` would be false by propagation; sum bodies only need
+//!   `b` unassigned), and a rule with that body has an unassigned head atom — decision `T b`;
+//! - (choice head `h`) `h` is unassigned and a choice rule with `h` in its head has a true body
+//!   — decision `T h`.
+//!
+//! Invariant: every applicable candidate is in the score heap. Candidates popped while not
+//! applicable are re-inserted by the hooks when that may change: the variable is unassigned,
+//! the last positive atom of its body becomes true, a head atom of its rules is unassigned, or
+//! (choice heads) a body variable of its rules becomes true. `pos_missing[b]` counts the
+//! positive atoms of conjunctive body `b` that are not true.
+
+use super::assign::Assignment;
+use super::heuristic::Scores;
+use super::CpuEngine;
+use crate::ground::{BodyDef, GroundProgram};
+use crate::lit::{Lit, Var};
+use crate::nogoods::Completion;
+
+/// A compressed-sparse-row map from `0..n` to lists of `u32`.
+#[derive(Debug, Default, Clone)]
+pub struct Csr {
+    off: Vec<u32>,
+    val: Vec<u32>,
+}
+
+impl Csr {
+    pub fn build(n: usize, pairs: &[(u32, u32)]) -> Csr {
+        let mut off = vec![0u32; n + 1];
+        for &(k, _) in pairs {
+            off[k as usize + 1] += 1;
+        }
+        for i in 0..n {
+            off[i + 1] += off[i];
+        }
+        let mut fill = off.clone();
+        let mut val = vec![0; pairs.len()];
+        for &(k, v) in pairs {
+            val[fill[k as usize] as usize] = v;
+            fill[k as usize] += 1;
+        }
+        Csr { off, val }
+    }
+    /// Positions of `k`'s list in the value array (for parallel arrays).
+    #[inline]
+    pub fn range(&self, k: usize) -> (usize, usize) {
+        if k + 1 >= self.off.len() {
+            return (0, 0);
+        }
+        (self.off[k] as usize, self.off[k + 1] as usize)
+    }
+    #[inline]
+    pub fn at(&self, i: usize) -> u32 {
+        self.val[i]
+    }
+    #[inline]
+    pub fn get(&self, k: usize) -> &[u32] {
+        if k + 1 >= self.off.len() {
+            return &[];
+        }
+        &self.val[self.off[k] as usize..self.off[k + 1] as usize]
+    }
+}
+
+/// What decisions need to know of the program.
+#[derive(Debug)]
+pub struct Rules {
+    pub body_var: Vec<Var>,
+    pub rule_body: Vec<u32>,
+    pub rule_choice: Vec<bool>,
+    pub rule_heads: Csr,
+    /// Atom → rules with it in the head.
+    pub atom_rules: Csr,
+    /// Body → rules with that body.
+    pub body_rules: Csr,
+    /// Variable → bodies it stands for.
+    pub var_bodies: Csr,
+    /// Atom → conjunctive bodies with it as a positive literal.
+    pub pos_occ: Csr,
+    pub pos_missing: Vec<u32>,
+    body_has_head: Vec<bool>,
+    body_has_choice: Vec<bool>,
+    candidate: Vec<bool>,
+}
+
+impl Rules {
+    pub fn new(g: &GroundProgram, c: &Completion, num_vars: usize) -> Rules {
+        let nb = g.bodies.len();
+        let mut heads = Vec::new();
+        let mut atom_rules = Vec::new();
+        let mut body_rules = Vec::new();
+        let mut body_has_head = vec![false; nb];
+        let mut body_has_choice = vec![false; nb];
+        let mut candidate = vec![false; num_vars];
+        for (r, rule) in g.rules.iter().enumerate() {
+            body_rules.push((rule.body, r as u32));
+            for &h in &rule.head {
+                heads.push((r as u32, h));
+                atom_rules.push((h, r as u32));
+                if rule.choice {
+                    candidate[h as usize] = true;
+                }
+            }
+            if !rule.head.is_empty() {
+                body_has_head[rule.body as usize] = true;
+                candidate[c.body_var[rule.body as usize] as usize] = true;
+            }
+            body_has_choice[rule.body as usize] |= rule.choice;
+        }
+        let mut var_bodies = Vec::new();
+        let mut pos_occ = Vec::new();
+        let mut pos_missing = vec![0u32; nb];
+        for (b, body) in g.bodies.iter().enumerate() {
+            var_bodies.push((c.body_var[b], b as u32));
+            if let BodyDef::Conj { pos, .. } = body {
+                pos_missing[b] = pos.len() as u32;
+                pos_occ.extend(pos.iter().map(|&p| (p, b as u32)));
+            }
+        }
+        Rules {
+            body_var: c.body_var.clone(),
+            rule_body: g.rules.iter().map(|r| r.body).collect(),
+            rule_choice: g.rules.iter().map(|r| r.choice).collect(),
+            rule_heads: Csr::build(g.rules.len(), &heads),
+            atom_rules: Csr::build(g.num_atoms as usize + 1, &atom_rules),
+            body_rules: Csr::build(nb, &body_rules),
+            var_bodies: Csr::build(num_vars, &var_bodies),
+            pos_occ: Csr::build(g.num_atoms as usize + 1, &pos_occ),
+            pos_missing,
+            body_has_head,
+            body_has_choice,
+            candidate,
+        }
+    }
+
+    #[inline]
+    pub fn is_candidate(&self, v: Var) -> bool {
+        self.candidate[v as usize]
+    }
+
+    /// The decision candidate `v` offers now, if it is applicable.
+    fn applicable(&self, a: &Assignment, v: Var) -> Option<Lit> {
+        if !a.is_unassigned(v) {
+            return None;
+        }
+        for &b in self.var_bodies.get(v as usize) {
+            let b = b as usize;
+            if !self.body_has_head[b] || self.pos_missing[b] != 0 {
+                continue;
+            }
+            let open_head = self.body_rules.get(b).iter().any(|&r| {
+                self.rule_heads
+                    .get(r as usize)
+                    .iter()
+                    .any(|&h| a.is_unassigned(h))
+            });
+            if open_head {
+                return Some(Lit::t(v));
+            }
+        }
+        let choice_ready = self.atom_rules.get(v as usize).iter().any(|&r| {
+            self.rule_choice[r as usize]
+                && a.holds(Lit::t(self.body_var[self.rule_body[r as usize] as usize]))
+        });
+        choice_ready.then_some(Lit::t(v))
+    }
+
+    /// Hooks run right after `l` was assigned.
+    #[inline]
+    pub fn on_assign(&mut self, a: &Assignment, scores: &mut Scores, l: Lit, num_atoms: u32) {
+        if !l.is_true() {
+            return;
+        }
+        let v = l.var();
+        if v <= num_atoms {
+            for &b in self.pos_occ.get(v as usize) {
+                let m = &mut self.pos_missing[b as usize];
+                *m -= 1;
+                if *m == 0 {
+                    let bv = self.body_var[b as usize];
+                    if self.candidate[bv as usize] && a.is_unassigned(bv) {
+                        scores.insert(bv);
+                    }
+                }
+            }
+        }
+        for &b in self.var_bodies.get(v as usize) {
+            if !self.body_has_choice[b as usize] {
+                continue;
+            }
+            for &r in self.body_rules.get(b as usize) {
+                if self.rule_choice[r as usize] {
+                    for &h in self.rule_heads.get(r as usize) {
+                        if a.is_unassigned(h) {
+                            scores.insert(h);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Hooks run right after `l` was unassigned.
+    #[inline]
+    pub fn on_unassign(&mut self, a: &Assignment, scores: &mut Scores, l: Lit, num_atoms: u32) {
+        let v = l.var();
+        if self.candidate[v as usize] {
+            scores.insert(v);
+        }
+        if v > num_atoms {
+            return;
+        }
+        if l.is_true() {
+            for &b in self.pos_occ.get(v as usize) {
+                self.pos_missing[b as usize] += 1;
+            }
+        }
+        // A head atom is open again: the bodies of its rules may be applicable again.
+        for &r in self.atom_rules.get(v as usize) {
+            let bv = self.body_var[self.rule_body[r as usize] as usize];
+            if a.is_unassigned(bv) && self.candidate[bv as usize] {
+                scores.insert(bv);
+            }
+        }
+    }
+}
+
+impl CpuEngine {
+    /// The next decision: the best applicable candidate, else complete-assignment's `F v` on
+    /// the lowest unassigned variable (atoms come first), else `None` (the assignment is total).
+    pub(super) fn decide(&mut self) -> Option<Lit> {
+        while let Some(v) = self.scores.pop() {
+            if let Some(l) = self.rules.applicable(&self.a, v) {
+                return Some(l);
+            }
+        }
+        let n = self.a.level.len() as Var;
+        while self.cursor < n {
+            if self.a.is_unassigned(self.cursor) {
+                return Some(Lit::f(self.cursor));
+            }
+            self.cursor += 1;
+        }
+        None
+    }
+}

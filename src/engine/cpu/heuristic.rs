@@ -1,0 +1,210 @@
+//! Decision scores and the priority queue of decision candidates (`--heuristic`).
+//!
+//! `occ`: occurrences of the variable (either sign) in the input nogoods; `jw`: Jeroslow-Wang,
+//! Σ 2^-len over those nogoods; `activity`: VSIDS — starts from a small Jeroslow-Wang prior,
+//! bumped for the variables of each learned nogood, all scores decaying geometrically (by
+//! growing the increment). The seed perturbs ties.
+//!
+//! Invariant: `heap` is a binary max-heap on `score` (ties: lower variable first) and
+//! `pos[v]` is `v`'s index in it, or `NOT_IN` when absent.
+
+use crate::config::Heuristic;
+use crate::lit::Var;
+
+const NOT_IN: u32 = u32::MAX;
+
+#[derive(Debug)]
+pub struct Scores {
+    pub score: Vec<f64>,
+    heap: Vec<Var>,
+    pos: Vec<u32>,
+    inc: f64,
+    dynamic: bool,
+}
+
+impl Scores {
+    /// `nogoods` yields the input nogoods (as variable lists) once.
+    pub fn new<'a>(
+        kind: Heuristic,
+        num_vars: usize,
+        nogoods: impl Iterator<Item = &'a [crate::lit::Lit]>,
+        seed: u64,
+    ) -> Self {
+        let mut score = vec![0f64; num_vars];
+        for ng in nogoods {
+            let w = match kind {
+                Heuristic::Occ => 1.0,
+                Heuristic::Jw | Heuristic::Activity => (-(ng.len().min(1000) as f64)).exp2(),
+            };
+            for l in ng {
+                score[l.var() as usize] += w;
+            }
+        }
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        for s in score.iter_mut() {
+            // xorshift: a tiny seeded perturbation so that `--seed` changes tie-breaking only.
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let r = (rng >> 11) as f64 / (1u64 << 53) as f64;
+            *s = *s * (1.0 + 1e-6 * r) + 1e-9 * r;
+            if kind == Heuristic::Activity {
+                *s *= 1e-3; // the prior must not outweigh a few bumps
+            }
+        }
+        Scores {
+            score,
+            heap: Vec::new(),
+            pos: vec![NOT_IN; num_vars],
+            inc: 1.0,
+            dynamic: kind == Heuristic::Activity,
+        }
+    }
+
+    #[inline]
+    fn better(&self, a: Var, b: Var) -> bool {
+        let (sa, sb) = (self.score[a as usize], self.score[b as usize]);
+        sa > sb || (sa == sb && a < b)
+    }
+
+    pub fn contains(&self, v: Var) -> bool {
+        self.pos[v as usize] != NOT_IN
+    }
+
+    pub fn insert(&mut self, v: Var) {
+        if self.contains(v) {
+            return;
+        }
+        self.pos[v as usize] = self.heap.len() as u32;
+        self.heap.push(v);
+        self.up(self.heap.len() - 1);
+    }
+
+    pub fn pop(&mut self) -> Option<Var> {
+        let top = *self.heap.first()?;
+        let last = self.heap.pop().expect("non-empty");
+        self.pos[top as usize] = NOT_IN;
+        if !self.heap.is_empty() {
+            self.heap[0] = last;
+            self.pos[last as usize] = 0;
+            self.down(0);
+        }
+        Some(top)
+    }
+
+    /// Activity only: the variable took part in a conflict.
+    pub fn bump(&mut self, v: Var) {
+        if !self.dynamic {
+            return;
+        }
+        let s = &mut self.score[v as usize];
+        *s += self.inc;
+        if *s > 1e100 {
+            for s in self.score.iter_mut() {
+                *s *= 1e-100;
+            }
+            self.inc *= 1e-100;
+        }
+        let p = self.pos[v as usize];
+        if p != NOT_IN {
+            self.up(p as usize);
+        }
+    }
+
+    /// Activity only: age all scores (after each conflict).
+    pub fn decay(&mut self) {
+        if self.dynamic {
+            self.inc /= 0.95;
+        }
+    }
+
+    fn up(&mut self, mut i: usize) {
+        let v = self.heap[i];
+        while i > 0 {
+            let p = (i - 1) / 2;
+            if !self.better(v, self.heap[p]) {
+                break;
+            }
+            self.heap[i] = self.heap[p];
+            self.pos[self.heap[i] as usize] = i as u32;
+            i = p;
+        }
+        self.heap[i] = v;
+        self.pos[v as usize] = i as u32;
+    }
+
+    fn down(&mut self, mut i: usize) {
+        let v = self.heap[i];
+        loop {
+            let l = 2 * i + 1;
+            if l >= self.heap.len() {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < self.heap.len() && self.better(self.heap[r], self.heap[l]) {
+                r
+            } else {
+                l
+            };
+            if !self.better(self.heap[c], v) {
+                break;
+            }
+            self.heap[i] = self.heap[c];
+            self.pos[self.heap[i] as usize] = i as u32;
+            i = c;
+        }
+        self.heap[i] = v;
+        self.pos[v as usize] = i as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lit::Lit;
+
+    #[test]
+    fn heap_pops_best_first_and_bump_reorders() {
+        let ngs: Vec<Vec<Lit>> = vec![
+            vec![Lit::t(1), Lit::f(2)],
+            vec![Lit::t(2), Lit::t(3)],
+            vec![Lit::f(2), Lit::t(3), Lit::t(4)],
+        ];
+        let mut s = Scores::new(Heuristic::Occ, 5, ngs.iter().map(|v| v.as_slice()), 1);
+        for v in 1..5 {
+            s.insert(v);
+        }
+        s.insert(2); // already in: no duplicate
+        assert_eq!(s.pop(), Some(2)); // 3 occurrences
+        assert_eq!(s.pop(), Some(3)); // 2
+        let rest = [s.pop().unwrap(), s.pop().unwrap()];
+        assert!(rest.contains(&1) && rest.contains(&4));
+        assert_eq!(s.pop(), None);
+
+        let mut a = Scores::new(Heuristic::Activity, 5, ngs.iter().map(|v| v.as_slice()), 1);
+        for v in 1..5 {
+            a.insert(v);
+        }
+        a.bump(4);
+        a.decay();
+        a.bump(1);
+        a.bump(1);
+        assert_eq!(a.pop(), Some(1));
+        assert_eq!(a.pop(), Some(4));
+    }
+
+    #[test]
+    fn jw_prefers_short_nogoods() {
+        let ngs: Vec<Vec<Lit>> = vec![
+            vec![Lit::t(1), Lit::f(2)],
+            vec![Lit::t(3), Lit::t(4), Lit::t(5), Lit::t(6)],
+            vec![Lit::t(3), Lit::t(4), Lit::t(5), Lit::f(6)],
+        ];
+        let mut s = Scores::new(Heuristic::Jw, 7, ngs.iter().map(|v| v.as_slice()), 3);
+        for v in 1..7 {
+            s.insert(v);
+        }
+        let top = s.pop().unwrap();
+        assert!(top == 1 || top == 2, "2^-2 beats 2·2^-4 = 2^-3, got {top}");
+    }
+}

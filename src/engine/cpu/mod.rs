@@ -1,0 +1,350 @@
+//! The reference CDNL search on the host: the paper's Algorithm 1 run sequentially, with the
+//! gaps of the design brief closed (unfounded sets, deep forward learning, enumeration).
+//!
+//! Invariants the engine keeps (each file states its own in detail):
+//! - **Assignment** (`assign`): every assigned variable is on the trail once, with its decision
+//!   level and its reason (the nogood that forced it; none for decisions and level-0 units).
+//!   Every propagated literal is assigned at the highest level among its reason's other
+//!   literals, so a literal of level `i > 0` always depends on the decision of level `i`.
+//! - **Watches** (`watch`): literals 0 and 1 of every stored nogood are watched; after
+//!   propagation without conflict no nogood is violated and none is unit with its literal
+//!   unpropagated. Nogoods added during search (learned, loop, blocking) go through
+//!   `integrate`, which picks watches and backjumps so this still holds.
+//! - **Decisions** (`decide`): ASP computations first — `T b` for an applicable rule (head
+//!   unassigned, body not false, positive body true), `T h` for a choice head whose body is
+//!   true — ranked by `--heuristic`; when none is left, complete-assignment decides `F` on the
+//!   remaining variables (atoms first), each as a decision of its own so that both learning
+//!   schemes see it as one.
+//! - **Learning**: both schemes (`learn_res`: first UIP; `learn_fwd`: decision-level dependency
+//!   sets, exact at any depth) produce a nogood implied by the stored ones with exactly one
+//!   literal at the conflict level; the engine backjumps to the second-highest level, where it
+//!   is unit and propagates (asserting). A conflict at level 0 means no (further) model.
+//! - **Store** (`store`, `reduce`): only `Learned` nogoods are deleted, never one that is the
+//!   reason of an assigned variable; loop and blocking nogoods are `Permanent`.
+//! - **Answer sets** (`unfounded`): for a non-tight program a total assignment is reported only
+//!   when no true atom of a cyclic component is unfounded; otherwise loop nogoods (violated by
+//!   the assignment) are added and the search goes on as after a conflict.
+//! - **Enumeration**: after a model, a permanent blocking nogood over its atoms assigned above
+//!   level 0 excludes exactly that model (level-0 literals hold in every later model), so
+//!   models never repeat and enumeration ends with `Exhausted`.
+
+mod assign;
+mod decide;
+mod heuristic;
+mod integrate;
+mod learn_fwd;
+mod learn_res;
+mod reduce;
+mod restart;
+mod store;
+mod unfounded;
+mod watch;
+
+#[cfg(test)]
+mod tests;
+
+use self::assign::{Assignment, NO_REASON};
+use self::decide::Rules;
+use self::heuristic::Scores;
+use self::integrate::Added;
+use self::learn_fwd::Deps;
+use self::reduce::Reduce;
+use self::restart::Restarts;
+use self::store::{Kind, NgRef, Store};
+use self::unfounded::Unfounded;
+use self::watch::Watch;
+use super::{Engine, EngineError, Limits, Model, Options, Stats, Step};
+use crate::config::Learning;
+use crate::ground::GroundProgram;
+use crate::lit::{Lit, Var};
+use crate::nogoods::Completion;
+use std::time::Instant;
+
+/// Check the limits every this many conflicts plus decisions.
+const LIMIT_CHECK_EVERY: u64 = 1000;
+
+/// The sequential search engine.
+pub struct CpuEngine {
+    opts: Options,
+    num_atoms: u32,
+    a: Assignment,
+    store: Store,
+    /// By literal code: the nogoods to visit when that literal starts to hold.
+    watches: Vec<Vec<Watch>>,
+    scores: Scores,
+    rules: Rules,
+    deps: Deps,
+    ufs: Unfounded,
+    restarts: Restarts,
+    reduce: Reduce,
+    /// Nogoods waiting to be integrated (loop nogoods beyond the first, the blocking nogood).
+    pending: Vec<Vec<Lit>>,
+    /// A violated nogood found while integrating, to analyse next.
+    conflict: Option<NgRef>,
+    /// No (further) model exists.
+    unsat: bool,
+    /// Complete-assignment scans variables upwards from here (lowered on backtracking).
+    cursor: Var,
+    ticks: u64,
+    /// Deepest decision level reached (tests and diagnostics).
+    max_level: u32,
+    stats: Stats,
+    // Scratch for conflict analysis.
+    seen: Vec<bool>,
+    learnt: Vec<Lit>,
+    level_stamp: Vec<u32>,
+    stamp: u32,
+}
+
+impl CpuEngine {
+    pub fn new(g: &GroundProgram, c: &Completion, opts: Options) -> CpuEngine {
+        let db = &c.db;
+        let max_body_var = c.body_var.iter().copied().max().unwrap_or(0);
+        let num_vars = (db.num_vars as usize)
+            .max(g.num_atoms as usize + 1)
+            .max(max_body_var as usize + 1);
+        let input = (0..db.len()).map(|i| lits_of(db.nogood(i)));
+        let scores = Scores::new(opts.heuristic, num_vars, input, opts.seed);
+        let rules = Rules::new(g, c, num_vars);
+        let mut e = CpuEngine {
+            opts,
+            num_atoms: g.num_atoms,
+            a: Assignment::new(num_vars),
+            store: Store::default(),
+            watches: vec![Vec::new(); 2 * num_vars],
+            scores,
+            deps: Deps::new(opts.learning == Learning::Fwd),
+            ufs: Unfounded::new(g, num_vars),
+            rules,
+            restarts: Restarts::default(),
+            reduce: Reduce::default(),
+            pending: Vec::new(),
+            conflict: None,
+            unsat: db.has_empty,
+            cursor: 1,
+            ticks: 0,
+            max_level: 0,
+            stats: Stats::default(),
+            seen: vec![false; num_vars],
+            learnt: Vec::new(),
+            level_stamp: Vec::new(),
+            stamp: 0,
+        };
+        // Input nogoods: units fix their complement at level 0, the rest are watched.
+        e.store.arena.reserve(db.lits.len() + 3 * db.len());
+        for i in 0..db.len() {
+            let ng = lits_of(db.nogood(i));
+            if e.unsat {
+                break;
+            }
+            if ng.len() == 1 {
+                let l = ng[0];
+                if e.a.holds(l) {
+                    e.unsat = true;
+                } else if e.a.is_unassigned(l.var()) {
+                    e.assign(l.negate(), NO_REASON);
+                }
+            } else {
+                let r = e.store.add(ng, Kind::Input, 0);
+                e.attach(r);
+            }
+        }
+        for v in 1..num_vars as Var {
+            if e.rules.is_candidate(v) {
+                e.scores.insert(v);
+            }
+        }
+        e
+    }
+
+    /// The search loop (Algorithm 1): conflict → analyse → backjump; else integrate a pending
+    /// nogood; else restart?; else decide; else the assignment is total: check it for
+    /// unfounded atoms, and report it as a model.
+    fn search(&mut self, limits: &Limits) -> Step {
+        loop {
+            if self.unsat {
+                return Step::Exhausted;
+            }
+            if let Some(confl) = self.conflict.take().or_else(|| self.propagate()) {
+                self.stats.conflicts += 1;
+                if self.a.level() == 0 || !self.resolve(confl) {
+                    self.unsat = true;
+                    continue;
+                }
+                self.scores.decay();
+                self.reduce_if_due();
+                if self.tick(limits) {
+                    return Step::Stopped;
+                }
+                continue;
+            }
+            if let Some(ng) = self.pending.pop() {
+                match self.integrate(&ng, Kind::Permanent, 0) {
+                    Added::Unsat => self.unsat = true,
+                    Added::Conflict(r) => self.conflict = Some(r),
+                    Added::Ok => {}
+                }
+                continue;
+            }
+            if self.restarts.due(self.stats.conflicts) {
+                self.stats.restarts += 1;
+                self.backtrack(0);
+                continue;
+            }
+            if let Some(lit) = self.decide() {
+                self.stats.decisions += 1;
+                self.a.lim.push(self.a.trail.len() as u32);
+                self.assign(lit, NO_REASON);
+                self.max_level = self.max_level.max(self.a.level());
+                if self.tick(limits) {
+                    return Step::Stopped;
+                }
+                continue;
+            }
+            let loops = self.unfounded_check();
+            if !loops.is_empty() {
+                self.stats.loop_nogoods += loops.len() as u64;
+                self.pending.extend(loops);
+                continue;
+            }
+            debug_assert!(
+                self.violated().is_none(),
+                "a total assignment violates a nogood"
+            );
+            self.stats.models += 1;
+            let model = self.model();
+            self.pending.push(self.blocking_nogood());
+            return Step::Model(model);
+        }
+    }
+
+    /// Analyse conflict `confl`, backjump, and add the learned nogood (which then propagates).
+    /// False when the conflict does not depend on any decision (no model).
+    fn resolve(&mut self, confl: NgRef) -> bool {
+        let use_fwd = self.opts.learning == Learning::Fwd && self.deps.usable();
+        let jump = if use_fwd {
+            self.analyse_fwd(confl)
+        } else {
+            self.analyse_res(confl)
+        };
+        let Some(jump) = jump else { return false };
+        self.backtrack(jump);
+        let learnt = std::mem::take(&mut self.learnt);
+        let lbd = self.lbd(&learnt);
+        for l in &learnt {
+            self.scores.bump(l.var());
+        }
+        self.stats.learned += 1;
+        self.stats.learned_lits += learnt.len() as u64;
+        let out = self.integrate(&learnt, Kind::Learned, lbd);
+        self.learnt = learnt;
+        match out {
+            Added::Ok => true,
+            Added::Unsat => false,
+            // A learned nogood is asserting after the backjump, never violated.
+            Added::Conflict(r) => {
+                debug_assert!(false, "learned nogood violated after backjump");
+                self.conflict = Some(r);
+                true
+            }
+        }
+    }
+
+    /// Make `l` hold at the current level with `reason`, with every hook that depends on it.
+    #[inline]
+    fn assign(&mut self, l: Lit, reason: u32) {
+        self.a.set(l, reason);
+        self.deps.on_assign(&self.a, &self.store, l, reason);
+        self.rules
+            .on_assign(&self.a, &mut self.scores, l, self.num_atoms);
+    }
+
+    /// Undo every level above `lvl`.
+    fn backtrack(&mut self, lvl: u32) {
+        if self.a.level() <= lvl {
+            return;
+        }
+        let start = self.a.lim[lvl as usize] as usize;
+        while self.a.trail.len() > start {
+            let l = self.a.trail.pop().expect("trail longer than start");
+            self.a.clear(l);
+            self.rules
+                .on_unassign(&self.a, &mut self.scores, l, self.num_atoms);
+            self.cursor = self.cursor.min(l.var());
+        }
+        self.a.lim.truncate(lvl as usize);
+        self.a.qhead = self.a.qhead.min(start);
+        self.deps.truncate(start);
+    }
+
+    /// Count conflicts and decisions; true when the limits say stop.
+    fn tick(&mut self, limits: &Limits) -> bool {
+        self.ticks += 1;
+        self.ticks % LIMIT_CHECK_EVERY == 0 && limits.reached()
+    }
+
+    /// Number of distinct decision levels among `lits` (literal block distance).
+    fn lbd(&mut self, lits: &[Lit]) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        let mut n = 0;
+        for l in lits {
+            let lv = self.a.level_of(l.var()) as usize;
+            if self.level_stamp.len() <= lv {
+                self.level_stamp.resize(lv + 1, 0);
+            }
+            if self.level_stamp[lv] != self.stamp {
+                self.level_stamp[lv] = self.stamp;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn model(&self) -> Model {
+        let atoms = (1..=self.num_atoms)
+            .filter(|&p| self.a.holds(Lit::t(p)))
+            .collect();
+        Model { atoms }
+    }
+
+    /// The atoms' literals assigned above level 0: any other answer set differs on one of
+    /// them, since literals of level 0 hold in every answer set.
+    fn blocking_nogood(&self) -> Vec<Lit> {
+        (1..=self.num_atoms)
+            .filter(|&p| self.a.level_of(p) > 0)
+            .map(|p| {
+                if self.a.holds(Lit::t(p)) {
+                    Lit::t(p)
+                } else {
+                    Lit::f(p)
+                }
+            })
+            .collect()
+    }
+
+    /// A stored nogood that the assignment violates (for debug checks).
+    fn violated(&self) -> Option<NgRef> {
+        self.store.refs().find(|&r| {
+            !self.store.is_deleted(r) && self.store.lits(r).iter().all(|&l| self.a.holds(l))
+        })
+    }
+}
+
+impl Engine for CpuEngine {
+    fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        let t = Instant::now();
+        let step = self.search(limits);
+        self.stats.search_time += t.elapsed();
+        Ok(step)
+    }
+
+    fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
+
+/// A nogood of the input database as literals.
+fn lits_of(codes: &[u32]) -> &[Lit] {
+    // SAFETY: `Lit` is `repr(transparent)` over `u32`.
+    unsafe { std::slice::from_raw_parts(codes.as_ptr() as *const Lit, codes.len()) }
+}

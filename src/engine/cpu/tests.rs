@@ -1,0 +1,355 @@
+//! End-to-end tests of the host engine through `ground::analyse` and `nogoods::complete`, and
+//! tests of its parts on hand-built nogoods.
+
+mod brute;
+
+use super::*;
+use crate::config::Heuristic;
+use crate::nogoods::{NogoodDbBuilder, Origin};
+use lparse::{Body, Head, HeadKind, Program, ProgramBuilder, Rule, WLit};
+
+pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
+    Options {
+        learning,
+        heuristic,
+        seed,
+        sync_always: false,
+    }
+}
+
+pub fn prog(rules: Vec<Rule>) -> Program {
+    let mut p = Program::default();
+    for r in rules {
+        p.rule(r);
+    }
+    p
+}
+
+/// `h :- body.` (`h = 0`: the constraint `:- body.`)
+fn normal(h: u32, body: &[i32]) -> Rule {
+    let atoms = if h == 0 { vec![] } else { vec![h] };
+    Rule {
+        head: Head {
+            kind: HeadKind::Disjunctive,
+            atoms,
+        },
+        body: Body::Normal(body.to_vec()),
+    }
+}
+
+fn choice(hs: &[u32], body: &[i32]) -> Rule {
+    Rule {
+        head: Head {
+            kind: HeadKind::Choice,
+            atoms: hs.to_vec(),
+        },
+        body: Body::Normal(body.to_vec()),
+    }
+}
+
+fn sum(h: u32, lower: i64, lits: &[(i32, i64)]) -> Rule {
+    let atoms = if h == 0 { vec![] } else { vec![h] };
+    Rule {
+        head: Head {
+            kind: HeadKind::Disjunctive,
+            atoms,
+        },
+        body: Body::Sum {
+            lower,
+            lits: lits
+                .iter()
+                .map(|&(lit, weight)| WLit { lit, weight })
+                .collect(),
+        },
+    }
+}
+
+pub fn engine_for(p: &Program, o: Options) -> CpuEngine {
+    let g = crate::ground::analyse(p).expect("supported program");
+    let c = crate::nogoods::complete(&g);
+    CpuEngine::new(&g, &c, o)
+}
+
+/// Every model until `Exhausted`, in the order found (duplicates kept, so tests see them).
+pub fn all_models(e: &mut CpuEngine) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    loop {
+        match e
+            .next_model(&Limits::none())
+            .expect("host engine has no device errors")
+        {
+            Step::Model(m) => out.push(m.atoms),
+            Step::Exhausted => return out,
+            Step::Stopped => panic!("stopped without a limit"),
+        }
+        assert!(out.len() <= 1 << 16, "enumeration does not terminate");
+    }
+}
+
+const ALL: [(Learning, Heuristic); 6] = [
+    (Learning::Res, Heuristic::Occ),
+    (Learning::Res, Heuristic::Jw),
+    (Learning::Res, Heuristic::Activity),
+    (Learning::Fwd, Heuristic::Occ),
+    (Learning::Fwd, Heuristic::Jw),
+    (Learning::Fwd, Heuristic::Activity),
+];
+
+fn models_all_configs(p: &Program) -> Vec<Vec<u32>> {
+    let mut first: Option<Vec<Vec<u32>>> = None;
+    for (l, h) in ALL {
+        let mut got = all_models(&mut engine_for(p, opts(l, h, 7)));
+        got.sort();
+        match &first {
+            None => first = Some(got),
+            Some(f) => assert_eq!(&got, f, "{l:?}/{h:?} disagrees"),
+        }
+    }
+    first.expect("six configurations")
+}
+
+#[test]
+fn supported_but_unfounded_loop_is_unsat() {
+    // p :- q. q :- p. :- not p.   {p, q} is supported, not stable.
+    let p = prog(vec![normal(1, &[2]), normal(2, &[1]), normal(0, &[-1])]);
+    assert!(!crate::ground::analyse(&p).unwrap().tight);
+    assert_eq!(models_all_configs(&p), Vec::<Vec<u32>>::new());
+}
+
+#[test]
+fn loop_with_external_support_has_two_answer_sets() {
+    // p :- q. q :- p. p :- not r. r :- not p.
+    let p = prog(vec![
+        normal(1, &[2]),
+        normal(2, &[1]),
+        normal(1, &[-3]),
+        normal(3, &[-1]),
+    ]);
+    assert_eq!(models_all_configs(&p), vec![vec![1, 2], vec![3]]);
+}
+
+#[test]
+fn choices_enumerate_without_duplicates() {
+    let p = prog(vec![choice(&[1, 2, 3], &[]), normal(4, &[1, -2])]);
+    let m = models_all_configs(&p);
+    assert_eq!(m.len(), 8);
+    assert_eq!(brute::answer_sets(&p), m);
+}
+
+#[test]
+fn facts_and_contradiction() {
+    let p = prog(vec![normal(1, &[]), normal(0, &[1])]);
+    assert_eq!(models_all_configs(&p), Vec::<Vec<u32>>::new());
+    // One model fixed at level 0: the blocking nogood is empty, enumeration still ends.
+    let p = prog(vec![normal(1, &[]), normal(2, &[1, -3])]);
+    assert_eq!(models_all_configs(&p), vec![vec![1, 2]]);
+}
+
+#[test]
+fn sum_body_in_a_positive_loop() {
+    // {r}. p :- 1 {q; r}. q :- p.   {p, q} alone is unfounded: answer sets {} and {p, q, r}.
+    let p = prog(vec![
+        choice(&[3], &[]),
+        sum(1, 1, &[(2, 1), (3, 1)]),
+        normal(2, &[1]),
+    ]);
+    assert!(!crate::ground::analyse(&p).unwrap().tight);
+    let m = models_all_configs(&p);
+    assert_eq!(m, vec![vec![], vec![1, 2, 3]]);
+    assert_eq!(brute::answer_sets(&p), m);
+}
+
+#[test]
+fn sum_body_true_only_through_the_loop() {
+    // p :- 2 {q = 1; not s = 1}. q :- p.  {s}.  With s false, not s gives 1 < 2: {p,q} unfounded.
+    let p = prog(vec![
+        choice(&[3], &[]),
+        sum(1, 2, &[(2, 1), (-3, 1)]),
+        normal(2, &[1]),
+    ]);
+    let m = models_all_configs(&p);
+    assert_eq!(brute::answer_sets(&p), m);
+    assert_eq!(m, vec![vec![], vec![3]]);
+}
+
+/// Pigeons `1..=np` into holes `1..=nh`: atom `base + (i-1)*nh + j`.
+fn pigeons(rules: &mut Vec<Rule>, base: u32, np: u32, nh: u32, cond: &dyn Fn(u32) -> Option<i32>) {
+    let x = |i: u32, j: u32| base + (i - 1) * nh + j;
+    for i in 1..=np {
+        let hs: Vec<u32> = (1..=nh).map(|j| x(i, j)).collect();
+        rules.push(choice(&hs, &[]));
+        let mut body: Vec<i32> = hs.iter().map(|&a| -(a as i32)).collect();
+        body.extend(cond(i));
+        rules.push(normal(0, &body));
+        for k in i + 1..=np {
+            for j in 1..=nh {
+                rules.push(normal(0, &[x(i, j) as i32, x(k, j) as i32]));
+            }
+        }
+    }
+}
+
+#[test]
+fn pigeonhole_is_unsat_and_stop_is_honoured() {
+    let mut rules = Vec::new();
+    pigeons(&mut rules, 0, 6, 5, &|_| None);
+    let p = prog(rules);
+    for (l, h) in ALL {
+        assert_eq!(
+            all_models(&mut engine_for(&p, opts(l, h, 3))),
+            Vec::<Vec<u32>>::new(),
+            "{l:?}/{h:?}"
+        );
+    }
+    let mut rules = Vec::new();
+    pigeons(&mut rules, 0, 10, 9, &|_| None);
+    let mut e = engine_for(&prog(rules), opts(Learning::Res, Heuristic::Occ, 1));
+    let limits = Limits::none();
+    limits
+        .interrupt
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(e.next_model(&limits).unwrap(), Step::Stopped);
+    assert!(e.stats().conflicts + e.stats().decisions >= LIMIT_CHECK_EVERY);
+}
+
+/// 230 free atoms decided first (their scores are raised), then pigeons whose placement is
+/// required only when certain free atoms (levels spread over four 64-bit words) are true:
+/// conflicts depend on decisions above level 200.
+fn deep_engine(learning: Learning, conditional: bool) -> (Program, CpuEngine) {
+    const FREE: u32 = 230;
+    let mut rules: Vec<Rule> = (1..=FREE).map(|a| choice(&[a], &[])).collect();
+    let cond = |i: u32| conditional.then_some((40 * i + 3) as i32);
+    pigeons(&mut rules, FREE, 5, 4, &cond);
+    let p = prog(rules);
+    let mut e = engine_for(&p, opts(learning, Heuristic::Occ, 1));
+    let mut all = Vec::new();
+    while let Some(v) = e.scores.pop() {
+        all.push(v);
+    }
+    for v in all {
+        if v <= FREE {
+            e.scores.score[v as usize] = 1e12 - v as f64;
+        }
+        e.scores.insert(v);
+    }
+    (p, e)
+}
+
+#[test]
+fn forward_learning_is_exact_beyond_200_levels() {
+    for learning in [Learning::Fwd, Learning::Res] {
+        let (_, mut e) = deep_engine(learning, false);
+        assert_eq!(e.next_model(&Limits::none()).unwrap(), Step::Exhausted);
+        assert!(e.max_level > 200, "reached only level {}", e.max_level);
+        assert!(e.stats().conflicts > 10);
+
+        let (p, mut e) = deep_engine(learning, true);
+        let Step::Model(m) = e.next_model(&Limits::none()).unwrap() else {
+            panic!("satisfiable")
+        };
+        assert!(e.max_level > 200);
+        let mut x = vec![false; p.max_atom as usize + 1];
+        m.atoms.iter().for_each(|&a| x[a as usize] = true);
+        assert!(
+            brute::is_answer_set(&p, &x),
+            "{learning:?} model is not an answer set"
+        );
+        // Enumerate a bit further: models stay distinct answer sets.
+        let mut seen = vec![m.atoms];
+        for _ in 0..50 {
+            let Step::Model(m) = e.next_model(&Limits::none()).unwrap() else {
+                panic!("many models")
+            };
+            let mut x = vec![false; p.max_atom as usize + 1];
+            m.atoms.iter().for_each(|&a| x[a as usize] = true);
+            assert!(brute::is_answer_set(&p, &x));
+            assert!(!seen.contains(&m.atoms), "duplicate model");
+            seen.push(m.atoms);
+        }
+    }
+}
+
+#[test]
+fn forward_learning_falls_back_to_resolution_when_the_budget_is_spent() {
+    let (_, mut e) = deep_engine(Learning::Fwd, false);
+    e.deps.set_budget(64); // far too small for 230 levels
+    assert_eq!(e.next_model(&Limits::none()).unwrap(), Step::Exhausted);
+}
+
+/// An engine over hand-made nogoods only (no rules): every decision is complete-assignment's.
+fn nogood_engine(num_vars: u32, ngs: &[&[Lit]]) -> CpuEngine {
+    let mut b = NogoodDbBuilder::new();
+    b.reserve_vars(num_vars);
+    for ng in ngs {
+        b.add(ng, Origin::Constraint);
+    }
+    let g = crate::ground::GroundProgram {
+        scc: vec![0],
+        tight: true,
+        ..Default::default()
+    };
+    let c = crate::nogoods::Completion {
+        db: b.build(),
+        ..Default::default()
+    };
+    CpuEngine::new(&g, &c, opts(Learning::Res, Heuristic::Occ, 1))
+}
+
+#[test]
+fn propagation_fires_units_and_detects_conflicts() {
+    let (t, f) = (Lit::t, Lit::f);
+    let mut e = nogood_engine(
+        4,
+        &[
+            &[f(1)],
+            &[t(1), t(2)],
+            &[f(2), t(3), t(4)],
+            &[t(1), f(3), t(4)],
+        ],
+    );
+    assert!(e.propagate().is_none());
+    assert!(e.a.holds(t(1)) && e.a.holds(f(2)));
+    assert!(e.a.is_unassigned(3) && e.a.is_unassigned(4));
+    // Deciding T4 makes both ternaries unit in opposite directions: a conflict.
+    e.a.lim.push(e.a.trail.len() as u32);
+    e.assign(t(4), NO_REASON);
+    let confl = e.propagate().expect("conflict");
+    assert!(e.store.lits(confl).iter().all(|&l| e.a.holds(l)));
+    let jump = e.analyse_res(confl).expect("depends on a decision");
+    assert_eq!(jump, 0);
+    assert_eq!(e.learnt, vec![t(4)]);
+}
+
+#[test]
+fn integrate_backjumps_for_unit_and_violated_nogoods() {
+    let (t, f) = (Lit::t, Lit::f);
+    let mut e = nogood_engine(5, &[]);
+    for v in 1..=4 {
+        e.a.lim.push(e.a.trail.len() as u32);
+        e.assign(t(v), NO_REASON);
+    }
+    // Violated, with one literal at the top level: becomes unit at level 2.
+    assert!(matches!(
+        e.integrate(&[t(1), t(2), t(4)], Kind::Permanent, 0),
+        Added::Ok
+    ));
+    assert_eq!(e.a.level(), 2);
+    assert!(e.a.holds(f(4)));
+    assert_eq!(e.a.level_of(4), 2);
+    // Violated with two literals at the top level: a conflict there.
+    e.a.lim.push(e.a.trail.len() as u32);
+    e.assign(t(3), NO_REASON);
+    e.assign(t(5), NO_REASON);
+    assert!(matches!(
+        e.integrate(&[t(3), t(5), t(1)], Kind::Permanent, 0),
+        Added::Conflict(_)
+    ));
+    assert_eq!(e.a.level(), 3);
+    // Violated at level 0: no model.
+    let mut e = nogood_engine(2, &[&[f(1)]]);
+    assert!(e.propagate().is_none());
+    assert!(matches!(
+        e.integrate(&[t(1)], Kind::Permanent, 0),
+        Added::Unsat
+    ));
+}

@@ -1,0 +1,254 @@
+//! The unfounded-set check on total assignments of non-tight programs (the design brief's gap
+//! 1), and the loop nogoods it learns.
+//!
+//! Given a total assignment satisfying the completion, the true atoms outside cyclic components
+//! count as founded (if one rests on an unfounded loop, the loop's own nogood removes it);
+//! the atoms of cyclic components are founded by the least fixpoint of the rules whose body is
+//! true, reading positive atoms of the body as "already founded" and negative ones by the
+//! assignment (a sum body counts a positive literal only once its atom is founded; a choice
+//! rule founds its head if the head is true). The true cyclic atoms left are an unfounded set
+//! `U`: each rule with a true body and a head in `U` has a positive body atom in `U`.
+//!
+//! Loop nogood for `p ∈ U`: `{T p}` plus, for each *external* body `B` of a rule with a head in
+//! `U` (one that could hold with no atom of `U` true): `F b` for its variable when `B` is false,
+//! or — a true sum body, possible only through `U` — the false literals among those of `B`
+//! that are not atoms of `U` (with them false, `B` without `U` stays below its bound). Such a
+//! nogood is violated by the current assignment and holds in every answer set (it says: `U`
+//! cannot be true without an outside support), so it is handled as a conflict.
+//!
+//! Invariant: on a total assignment with no violated nogood, [`CpuEngine::unfounded_check`]
+//! returns no nogood exactly when the true atoms form an answer set.
+
+use super::decide::Csr;
+use super::CpuEngine;
+use crate::ground::{BodyDef, GroundProgram};
+use crate::lit::Lit;
+
+/// At most this many loop nogoods (one per unfounded atom) per check; the check repeats on
+/// the next total assignment anyway.
+const MAX_LOOP_NOGOODS: usize = 16;
+
+#[derive(Debug)]
+pub struct Unfounded {
+    tight: bool,
+    bodies: Vec<BodyDef>,
+    cyclic: Vec<bool>,
+    /// Atom → (body, weight) where the atom is a positive literal of the body.
+    pos_occ: Csr,
+    pos_w: Vec<i64>,
+    // Scratch.
+    founded: Vec<bool>,
+    need: Vec<i64>,
+    queue: Vec<u32>,
+    in_u: Vec<bool>,
+    body_seen: Vec<bool>,
+}
+
+impl Unfounded {
+    pub fn new(g: &GroundProgram, _num_vars: usize) -> Self {
+        let n = g.num_atoms as usize + 1;
+        let mut pairs = Vec::new();
+        let mut weights = Vec::new();
+        for (b, body) in g.bodies.iter().enumerate() {
+            match body {
+                BodyDef::Conj { pos, .. } => {
+                    for &p in pos {
+                        pairs.push((p, b as u32));
+                        weights.push(((p, b as u32), 1i64));
+                    }
+                }
+                BodyDef::Sum { lits, .. } => {
+                    for &(l, w) in lits {
+                        if l > 0 {
+                            pairs.push((l as u32, b as u32));
+                            weights.push(((l as u32, b as u32), w));
+                        }
+                    }
+                }
+            }
+        }
+        // Weights in the CSR's order: stable by atom.
+        weights.sort_by_key(|&((p, _), _)| p);
+        let pos_occ = Csr::build(n, &pairs);
+        let cyclic = (0..n as u32)
+            .map(|p| p > 0 && !g.tight && g.is_cyclic(p))
+            .collect();
+        Unfounded {
+            tight: g.tight,
+            bodies: if g.tight {
+                Vec::new()
+            } else {
+                g.bodies.clone()
+            },
+            cyclic,
+            pos_occ,
+            pos_w: weights.into_iter().map(|(_, w)| w).collect(),
+            founded: vec![false; n],
+            need: vec![0; g.bodies.len()],
+            queue: Vec::new(),
+            in_u: vec![false; n],
+            body_seen: vec![false; g.bodies.len()],
+        }
+    }
+}
+
+impl CpuEngine {
+    /// Loop nogoods for the unfounded atoms of the total assignment (empty: it is stable).
+    pub(super) fn unfounded_check(&mut self) -> Vec<Vec<Lit>> {
+        if self.ufs.tight {
+            return Vec::new();
+        }
+        let n = self.num_atoms as usize;
+        let a = &self.a;
+        let u = &mut self.ufs;
+        let rules = &self.rules;
+        let holds_atom = |p: u32| a.holds(Lit::t(p));
+        for p in 1..=n {
+            u.founded[p] = holds_atom(p as u32) && !u.cyclic[p];
+        }
+        u.queue.clear();
+        // need[b] > 0: what body b still lacks to be true with founded atoms only.
+        for b in 0..u.bodies.len() {
+            u.need[b] = 1;
+            if !a.holds(Lit::t(rules.body_var[b])) {
+                continue;
+            }
+            u.need[b] = match &u.bodies[b] {
+                BodyDef::Conj { pos, .. } => {
+                    pos.iter().filter(|&&p| !u.founded[p as usize]).count() as i64
+                }
+                BodyDef::Sum { lower, lits } => {
+                    let have: i64 = lits
+                        .iter()
+                        .filter(|&&(l, _)| {
+                            if l > 0 {
+                                u.founded[l as usize]
+                            } else {
+                                !holds_atom(l.unsigned_abs())
+                            }
+                        })
+                        .map(|&(_, w)| w)
+                        .sum();
+                    lower - have
+                }
+            };
+        }
+        // Fire only once every count is taken against the same initial founded set: atoms
+        // founded from here on reach the counts through the queue, exactly once.
+        for b in 0..u.bodies.len() {
+            if u.need[b] <= 0 && a.holds(Lit::t(rules.body_var[b])) {
+                found_heads(u, rules, a, b);
+            }
+        }
+        while let Some(p) = u.queue.pop() {
+            let (lo, hi) = u.pos_occ.range(p as usize);
+            for k in lo..hi {
+                let b = u.pos_occ.at(k) as usize;
+                if u.need[b] <= 0 || !a.holds(Lit::t(rules.body_var[b])) {
+                    continue;
+                }
+                u.need[b] -= u.pos_w[k];
+                if u.need[b] <= 0 {
+                    found_heads(u, rules, a, b);
+                }
+            }
+        }
+        let unfounded: Vec<u32> = (1..=n as u32)
+            .filter(|&p| holds_atom(p) && !u.founded[p as usize])
+            .collect();
+        if unfounded.is_empty() {
+            return Vec::new();
+        }
+        for &p in &unfounded {
+            u.in_u[p as usize] = true;
+        }
+        // The external bodies of U, as nogood literals.
+        let mut ext: Vec<Lit> = Vec::new();
+        let mut touched = Vec::new();
+        for &p in &unfounded {
+            for &r in rules.atom_rules.get(p as usize) {
+                let b = rules.rule_body[r as usize] as usize;
+                if u.body_seen[b] {
+                    continue;
+                }
+                u.body_seen[b] = true;
+                touched.push(b);
+                let bv = rules.body_var[b];
+                match &u.bodies[b] {
+                    BodyDef::Conj { pos, .. } => {
+                        if pos.iter().any(|&q| u.in_u[q as usize]) {
+                            continue; // internal
+                        }
+                        debug_assert!(a.holds(Lit::f(bv)), "a true external body founds its head");
+                        ext.push(Lit::f(bv));
+                    }
+                    BodyDef::Sum { lower, lits } => {
+                        let outside: i64 = lits
+                            .iter()
+                            .filter(|&&(l, _)| !(l > 0 && u.in_u[l as usize]))
+                            .map(|&(_, w)| w)
+                            .sum();
+                        if outside < *lower {
+                            continue; // internal
+                        }
+                        if a.holds(Lit::f(bv)) {
+                            ext.push(Lit::f(bv));
+                            continue;
+                        }
+                        for &(l, _) in lits {
+                            let q = l.unsigned_abs();
+                            if l > 0 && u.in_u[q as usize] {
+                                continue;
+                            }
+                            // The program literal l is false: `F q` for l = q, `T q` for l = not q.
+                            let lit_false = if l > 0 { Lit::f(q) } else { Lit::t(q) };
+                            if a.holds(lit_false) {
+                                ext.push(lit_false);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for b in touched {
+            u.body_seen[b] = false;
+        }
+        for &p in &unfounded {
+            u.in_u[p as usize] = false;
+        }
+        ext.sort_unstable();
+        ext.dedup();
+        unfounded
+            .iter()
+            .take(MAX_LOOP_NOGOODS)
+            .map(|&p| {
+                let mut ng = ext.clone();
+                if !ng.contains(&Lit::t(p)) {
+                    ng.push(Lit::t(p));
+                }
+                debug_assert!(
+                    ng.iter().all(|&l| a.holds(l)),
+                    "a loop nogood must be violated"
+                );
+                ng
+            })
+            .collect()
+    }
+}
+
+/// Body `b` is true with founded atoms only: found the true heads of its rules.
+fn found_heads(
+    u: &mut Unfounded,
+    rules: &super::decide::Rules,
+    a: &super::assign::Assignment,
+    b: usize,
+) {
+    for &r in rules.body_rules.get(b) {
+        for &h in rules.rule_heads.get(r as usize) {
+            if !u.founded[h as usize] && a.holds(Lit::t(h)) {
+                u.founded[h as usize] = true;
+                u.queue.push(h);
+            }
+        }
+    }
+}
