@@ -49,10 +49,12 @@ pub enum Pre {
         Reads a ground program in aspif or smodels format (what gringo prints) from the files\n\
         given, or from standard input when none (or '-') is given:\n\n    \
         gringo encoding.lp instance.lp | yasmin-rs -n 0\n\n\
-        Exit codes (as clingo's): 10 satisfiable, 20 unsatisfiable, 30 satisfiable and the\n\
-        search space exhausted (all models printed, or optimum proven), 0 unknown (time limit\n\
-        before any answer), 1 interrupted; 65 bad input, 66 a feature not supported yet,\n\
-        33 out of memory, 70 internal error."
+        Exit codes (clasp's): 10 satisfiable (more models may exist), 20 unsatisfiable,\n\
+        30 satisfiable and every model printed, 1 stopped (--time-limit or Ctrl-C) before any\n\
+        model, 11 stopped after a model. Errors: 2 bad command line, 64 usage (several ground\n\
+        files), 65 bad input (parse or grounding error), 66 a feature not supported yet,\n\
+        69 --engine=gpu without a usable GPU, 33 out of memory, 70 internal error (a model the\n\
+        checker rejects, a device error), 74 cannot write the output, 130 a second Ctrl-C."
 )]
 pub struct Config {
     /// Ground program files (aspif or smodels); '-' or none reads standard input. Files whose
@@ -107,6 +109,11 @@ pub struct Config {
     /// GPU engine: synchronise and check for errors after every kernel launch (debugging).
     #[arg(long = "sync-always")]
     pub sync_always: bool,
+
+    /// Print a progress line on standard error every ~2 s once a run lasts ~3 s (always on when
+    /// standard error is a terminal).
+    #[arg(long)]
+    pub progress: bool,
 
     /// Random seed for tie-breaking in the heuristics.
     #[arg(long, default_value_t = 1)]

@@ -11,3 +11,4 @@ pub mod grounder;
 pub mod lit;
 pub mod nogoods;
 pub mod output;
+pub mod run;

@@ -280,7 +280,11 @@ impl CpuEngine {
     /// Count conflicts and decisions; true when the limits say stop.
     fn tick(&mut self, limits: &Limits) -> bool {
         self.ticks += 1;
-        self.ticks % LIMIT_CHECK_EVERY == 0 && limits.reached()
+        if self.ticks % LIMIT_CHECK_EVERY != 0 {
+            return false;
+        }
+        limits.report(&self.stats); // the progress line (`--progress`)
+        limits.reached()
     }
 
     /// Number of distinct decision levels among `lits` (literal block distance).

@@ -1,0 +1,198 @@
+//! The pipeline the command line runs: read → (print with `--pre`) → analyse → complete → search
+//! → check → print, with clingo's exit codes.
+//!
+//! Invariant: no model reaches standard output unless the independent checker accepted it (or the
+//! user turned checking off with `--verify=false`); a model the checker rejects ends the run with
+//! an internal error (exit 70). Every failure a user can cause is a [`Failure`] with a message and
+//! an exit code, never a panic.
+
+mod enumerate;
+mod input;
+mod progress;
+#[cfg(test)]
+mod tests;
+
+use crate::check::Checker;
+use crate::config::{Config, EngineKind, Pre};
+use crate::engine::{Engine, EngineError, Limits, Options};
+use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Exit codes, as clasp's where clasp has one (`10`/`20` can combine with `1`, see
+/// [`crate::output::Summary::exit_code`]).
+pub mod exit {
+    /// Bad input: a parse error, a file that cannot be read.
+    pub const BAD_INPUT: i32 = 65;
+    /// The input uses a feature the solver does not support yet.
+    pub const UNSUPPORTED: i32 = 66;
+    /// Command-line misuse clap does not catch (several ground files).
+    pub const USAGE: i32 = 64;
+    /// `--engine=gpu` but no usable GPU (no driver, no device, no NVRTC).
+    pub const NO_DEVICE: i32 = 69;
+    /// Out of (device) memory.
+    pub const MEMORY: i32 = 33;
+    /// A bug: a model the checker rejected, a device error.
+    pub const INTERNAL: i32 = 70;
+    /// Writing the output failed (other than a closed pipe).
+    pub const IO: i32 = 74;
+}
+
+/// A run that ends without a result: what to say and the exit code.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Failure {
+    pub code: i32,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(code: i32, message: impl Into<String>) -> Self {
+        Failure {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// Run the whole pipeline for `config`; returns the exit code of a finished run.
+/// `interrupt` is set by the Ctrl-C handler; `start` is when the process started.
+pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyhow::Result<i32> {
+    let source = input::choose(&config.files)?;
+    let stdout = io::stdout();
+    if let Some(pre) = config.pre {
+        let program = input::read(&source, &config.constants)?;
+        let mut out = io::BufWriter::new(stdout.lock());
+        let written = match pre {
+            Pre::Aspif => lparse::write_aspif(&program, &mut out),
+            Pre::Smodels => lparse::write_smodels(&program, &mut out),
+        };
+        written.and_then(|_| out.flush()).map_err(output_failure)?;
+        return Ok(0);
+    }
+
+    let format = Format::from_outf(config.outf);
+    let mut printer = Printer::new(
+        io::BufWriter::new(stdout.lock()),
+        format,
+        config.quiet,
+        &source.label(),
+    );
+    printer.header().map_err(output_failure)?;
+    let program = input::read(&source, &config.constants)?;
+    if !program.minimize.is_empty() {
+        return Err(Failure::new(
+            exit::UNSUPPORTED,
+            "optimization (#minimize) is not supported yet",
+        )
+        .into());
+    }
+    let ground = crate::ground::analyse(&program)
+        .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
+    for w in &ground.warnings {
+        eprintln!("*** Warn : (yasmin-rs): {w}");
+    }
+    let completion = crate::nogoods::complete(&ground);
+    let mut engine = make_engine(config, &ground, &completion)?;
+
+    let deadline =
+        (config.time_limit > 0).then(|| Instant::now() + Duration::from_secs(config.time_limit));
+    let progress = progress::Progress::start(config.progress, start);
+    let limits = Limits {
+        deadline,
+        interrupt: interrupt.clone(),
+        progress: progress.sink(),
+    };
+
+    printer.solving().map_err(output_failure)?;
+    let checker = config.verify.then(|| Checker::new(&program));
+    let shown = ShownTable::new(&program);
+    let found = enumerate::enumerate(
+        engine.as_mut(),
+        checker.as_ref(),
+        &shown,
+        config.models,
+        &limits,
+        &mut printer,
+        || progress.model_found(),
+    )?;
+    let now = Instant::now();
+    progress.stop();
+    let stats = engine.stats().clone();
+    let summary = Summary {
+        outcome: found.outcome,
+        models: found.models,
+        total: now - start,
+        solving: now - found.solve_start,
+        first_model: found.first_model,
+        unsat: if found.outcome == Outcome::Exhausted {
+            now - found.last_model
+        } else {
+            Duration::ZERO
+        },
+        stats: config.stats.then_some(&stats),
+    };
+    printer.finish(&summary).map_err(output_failure)?;
+    Ok(summary.exit_code())
+}
+
+/// The engine `--engine` asks for. `auto` takes the GPU when one is usable and falls back to the
+/// host engine, saying why, when it is not; `gpu` without a usable GPU is an error.
+fn make_engine(
+    config: &Config,
+    ground: &crate::ground::GroundProgram,
+    completion: &crate::nogoods::Completion,
+) -> anyhow::Result<Box<dyn Engine>> {
+    use crate::engine::{cpu::CpuEngine, gpu};
+    let opts = Options {
+        learning: config.learning,
+        heuristic: config.heuristic,
+        seed: config.seed,
+        sync_always: config.sync_always,
+    };
+    let cpu = || Box::new(CpuEngine::new(ground, completion, opts)) as Box<dyn Engine>;
+    let device = || -> Result<Box<dyn Engine>, (i32, String)> {
+        gpu::available().map_err(|why| (exit::NO_DEVICE, why))?;
+        gpu::GpuEngine::new(ground, completion, opts)
+            .map(|e| Box::new(e) as Box<dyn Engine>)
+            .map_err(|e| (engine_code(&e), e.to_string()))
+    };
+    match config.engine {
+        EngineKind::Cpu => Ok(cpu()),
+        EngineKind::Gpu => device().map_err(|(code, why)| {
+            Failure::new(
+                code,
+                format!("the GPU engine (--engine=gpu) cannot run: {why}"),
+            )
+            .into()
+        }),
+        EngineKind::Auto => Ok(device().unwrap_or_else(|(_, why)| {
+            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
+            cpu()
+        })),
+    }
+}
+
+fn engine_code(e: &EngineError) -> i32 {
+    match e {
+        EngineError::OutOfMemory(_) => exit::MEMORY,
+        EngineError::Unsupported(_) => exit::UNSUPPORTED,
+        EngineError::Device(_) => exit::INTERNAL,
+    }
+}
+
+fn engine_failure(e: EngineError) -> anyhow::Error {
+    Failure::new(engine_code(&e), e.to_string()).into()
+}
+
+/// A failed write to standard output. A closed pipe (`yasmin-rs … | head`) is not an error of
+/// ours: exit quietly as the reader wanted, with clasp's "interrupted" bit.
+fn output_failure(e: io::Error) -> anyhow::Error {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Failure::new(1, String::new()).into()
+    } else {
+        Failure::new(exit::IO, format!("cannot write the output: {e}")).into()
+    }
+}

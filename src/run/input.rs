@@ -1,0 +1,150 @@
+//! Where the program comes from: one ground file, standard input, or clingo source files that
+//! the embedded grounder turns into a ground program (feature `grounder`).
+//!
+//! Invariant: a run reads exactly one ground program. Several ground files are a usage error
+//! (gringo prints one program; concatenating two would renumber nothing and mean nonsense), and
+//! so is a mix of ground and source files. Every read, parse or grounding failure is a [`Failure`]
+//! with the exit code the user is told about (65 bad input, 66 grounder not built in), naming the
+//! file — and for a parse error the line and column.
+
+use super::{exit, Failure};
+use crate::grounder::{self, InputKind};
+use lparse::Program;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The input of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input: a ground program (or, with the grounder, clingo source).
+    Stdin,
+    /// One ground program file.
+    Ground(PathBuf),
+    /// clingo source files, grounded together in-process.
+    Sources(Vec<PathBuf>),
+}
+
+impl Source {
+    /// What clingo prints after `Reading from` (the first file, then `...` if there are more).
+    pub fn label(&self) -> String {
+        match self {
+            Source::Stdin => "stdin".into(),
+            Source::Ground(p) => p.display().to_string(),
+            Source::Sources(files) => {
+                let first = files[0].display().to_string();
+                if files.len() > 1 {
+                    format!("{first} ...")
+                } else {
+                    first
+                }
+            }
+        }
+    }
+}
+
+/// The input named on the command line: none or `-` = standard input; the files' first lines
+/// decide between ground and source (see [`grounder::detect`]).
+pub fn choose(files: &[PathBuf]) -> Result<Source, Failure> {
+    match files {
+        [] => return Ok(Source::Stdin),
+        [f] if f == Path::new("-") => return Ok(Source::Stdin),
+        _ => {}
+    }
+    if files.iter().any(|f| f == Path::new("-")) {
+        return Err(Failure::new(
+            exit::USAGE,
+            "'-' (standard input) cannot be combined with files",
+        ));
+    }
+    let mut kinds = Vec::with_capacity(files.len());
+    for f in files {
+        let kind = grounder::detect(f).map_err(|e| {
+            Failure::new(exit::BAD_INPUT, format!("cannot read {}: {e}", f.display()))
+        })?;
+        kinds.push(kind);
+    }
+    let ground = kinds.iter().filter(|&&k| k == InputKind::Ground).count();
+    match (ground, files.len()) {
+        (0, _) => Ok(Source::Sources(files.to_vec())),
+        (1, 1) => Ok(Source::Ground(files[0].clone())),
+        (g, n) if g == n => Err(Failure::new(
+            exit::USAGE,
+            format!(
+                "{n} ground programs given ({}), but a run reads one: pass the one file gringo \
+                 wrote for all of them (`gringo encoding.lp instance.lp | yasmin-rs`)",
+                names(files)
+            ),
+        )),
+        _ => Err(Failure::new(
+            exit::USAGE,
+            format!(
+                "ground programs and clingo source mixed ({}): give either one ground program \
+                 or only source files",
+                names(files)
+            ),
+        )),
+    }
+}
+
+fn names(files: &[PathBuf]) -> String {
+    files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Read, parse or ground the program of `source`; `constants` are `-c name=value`.
+pub fn read(source: &Source, constants: &[(String, String)]) -> Result<Program, Failure> {
+    let label = source.label();
+    let bytes = match source {
+        Source::Sources(files) => return ground(files, constants),
+        Source::Stdin => {
+            let mut buf = Vec::new();
+            std::io::stdin().lock().read_to_end(&mut buf).map(|_| buf)
+        }
+        Source::Ground(p) => std::fs::read(p),
+    }
+    .map_err(|e| Failure::new(exit::BAD_INPUT, format!("cannot read {label}: {e}")))?;
+    let source_text = *source == Source::Stdin
+        && grounder::detect_text(&String::from_utf8_lossy(&bytes[..bytes.len().min(1 << 16)]))
+            == InputKind::Source;
+    if source_text && cfg!(feature = "grounder") {
+        return ground_stdin(&bytes, constants);
+    }
+    lparse::read(&bytes, &label).map_err(|e| {
+        let hint = if source_text {
+            "\n(if this is clingo source, ground it first: `gringo file.lp | yasmin-rs`; this \
+             build has no embedded grounder)"
+        } else {
+            ""
+        };
+        Failure::new(exit::BAD_INPUT, format!("{e}{hint}"))
+    })
+}
+
+fn ground(files: &[PathBuf], constants: &[(String, String)]) -> Result<Program, Failure> {
+    let mut program = Program::default();
+    grounder::ground(files, constants, &mut program)
+        .map_err(|e| Failure::new(e.exit_code(), e.to_string()))?;
+    Ok(program)
+}
+
+/// clingo source on standard input: the grounder reads files, so hand it a private copy.
+fn ground_stdin(bytes: &[u8], constants: &[(String, String)]) -> Result<Program, Failure> {
+    let path = std::env::temp_dir().join(format!("yasmin-rs-stdin-{}.lp", std::process::id()));
+    std::fs::write(&path, bytes).map_err(|e| {
+        Failure::new(
+            exit::BAD_INPUT,
+            format!("cannot keep standard input for grounding: {e}"),
+        )
+    })?;
+    let result = ground(std::slice::from_ref(&path), constants);
+    let _ = std::fs::remove_file(&path);
+    result.map_err(|f| {
+        Failure::new(
+            f.code,
+            f.message.replace(&path.display().to_string(), "stdin"),
+        )
+    })
+}

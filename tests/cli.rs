@@ -1,0 +1,385 @@
+//! The yasmin-rs binary end to end: results and exit codes, model counts against clingo, the
+//! output formats, bad input (`file:line:col`, exit 65), unsupported input (exit 66), `--pre`
+//! round trips, standard input, and the time limit and Ctrl-C on an instance too hard to finish.
+//!
+//! Needs gringo and clingo on PATH (Debian package `gringo`); the tests fail, not skip, without.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_yasmin-rs");
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: Option<i32>,
+}
+
+/// `yasmin-rs args…` with `stdin` piped in (or nothing).
+fn yasmin(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run yasmin-rs");
+    let mut pipe = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).unwrap();
+    }
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+/// gringo's aspif for the program `text`.
+fn gringo(text: &str, args: &[&str]) -> Vec<u8> {
+    let mut child = Command::new("gringo")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("gringo must be installed (apt-get install gringo)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "gringo failed on {text}");
+    out.stdout
+}
+
+/// A file under this test run's temporary directory.
+fn tmp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("yasmin-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn example(name: &str) -> String {
+    format!("{ROOT}/examples/{name}")
+}
+
+fn fixture(name: &str) -> String {
+    format!("{ROOT}/tests/cli/{name}")
+}
+
+/// The answer sets in clingo's text output, each as its sorted shown atoms, counted.
+fn answer_sets(text: &str) -> BTreeMap<Vec<String>, usize> {
+    let mut sets = BTreeMap::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line.starts_with("Answer:") {
+            let mut atoms: Vec<String> = lines
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .map(String::from)
+                .collect();
+            atoms.sort();
+            *sets.entry(atoms).or_insert(0) += 1;
+        }
+    }
+    sets
+}
+
+fn result_line(text: &str) -> &str {
+    text.lines()
+        .find(|l| ["SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"].contains(l))
+        .unwrap_or("(no result line)")
+}
+
+fn clingo(file: &str, args: &[&str]) -> (BTreeMap<Vec<String>, usize>, Option<i32>) {
+    let out = Command::new("clingo")
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("clingo must be installed (apt-get install gringo)");
+    (
+        answer_sets(&String::from_utf8_lossy(&out.stdout)),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn examples_have_clingos_answer_sets_and_exit_codes() {
+    for name in ["queens", "hamiltonian", "coloring"] {
+        let r = yasmin(&[&example(&format!("{name}.aspif")), "-n", "0"], None);
+        let (want, want_code) = clingo(&example(&format!("{name}.lp")), &["-n", "0"]);
+        assert!(!want.is_empty(), "{name}: clingo found no model");
+        assert_eq!(answer_sets(&r.stdout), want, "{name}\n{}", r.stdout);
+        assert_eq!(r.code, Some(30), "{name}: {}", r.stderr);
+        assert_eq!(want_code, Some(30));
+        assert!(r.stdout.contains(&format!(
+            "Models       : {}\n",
+            want.values().sum::<usize>()
+        )));
+    }
+}
+
+#[test]
+fn results_and_exit_codes() {
+    let choice = gringo("{a;b}. :- a, b. #show a/0. #show b/0.", &[]);
+    // -n 0: all three models, exhausted.
+    let r = yasmin(&["-n", "0"], Some(&choice));
+    assert_eq!(
+        (answer_sets(&r.stdout).len(), r.code),
+        (3, Some(30)),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("Models       : 3\n"));
+    // -n 1: one model, more may exist.
+    let r = yasmin(&["-n", "1"], Some(&choice));
+    assert_eq!((result_line(&r.stdout), r.code), ("SATISFIABLE", Some(10)));
+    assert!(r.stdout.contains("Models       : 1+\n"), "{}", r.stdout);
+    // -n 5 with only three models: exhausted.
+    let r = yasmin(&["-n", "5"], Some(&choice));
+    assert_eq!((answer_sets(&r.stdout).len(), r.code), (3, Some(30)));
+    // Unsatisfiable through a positive loop: {p, q} is supported but not an answer set.
+    let unsat = gringo("p :- q. q :- p. :- not p.", &[]);
+    let r = yasmin(&[], Some(&unsat));
+    assert_eq!(
+        (result_line(&r.stdout), r.code),
+        ("UNSATISFIABLE", Some(20)),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("Models       : 0\n"));
+    // -q prints no models but the same result.
+    let r = yasmin(&["-q", "-n", "0"], Some(&choice));
+    assert!(!r.stdout.contains("Answer:") && r.stdout.contains("Models       : 3\n"));
+    assert_eq!(r.code, Some(30));
+}
+
+#[test]
+fn stdin_file_and_dash_agree() {
+    let file = example("hamiltonian.aspif");
+    let bytes = std::fs::read(&file).unwrap();
+    let from_file = yasmin(&[&file, "-n", "0"], None);
+    let from_stdin = yasmin(&["-n", "0"], Some(&bytes));
+    let from_dash = yasmin(&["-", "-n", "0"], Some(&bytes));
+    assert!(from_file.stdout.contains(&format!("Reading from {file}\n")));
+    assert!(from_stdin.stdout.contains("Reading from stdin\n"));
+    assert_eq!(
+        answer_sets(&from_file.stdout),
+        answer_sets(&from_stdin.stdout)
+    );
+    assert_eq!(
+        answer_sets(&from_file.stdout),
+        answer_sets(&from_dash.stdout)
+    );
+    assert_eq!(answer_sets(&from_file.stdout).len(), 4);
+}
+
+#[test]
+fn bad_input_names_file_line_and_column() {
+    let r = yasmin(&[&fixture("bad_body.aspif")], None);
+    assert_eq!(r.code, Some(65), "{}", r.stderr);
+    assert!(r.stderr.contains("bad_body.aspif:3:15: "), "{}", r.stderr);
+    assert!(!r.stdout.contains("Answer"));
+    let r = yasmin(&[&fixture("bad_rule.smodels")], None);
+    assert_eq!(r.code, Some(65), "{}", r.stderr);
+    assert!(r.stderr.contains("bad_rule.smodels:3:11: "), "{}", r.stderr);
+    // Truncated input on stdin.
+    let r = yasmin(&[], Some(b"asp 1 0 0\n1 0 1 1 0 0\n"));
+    assert_eq!(r.code, Some(65));
+    assert!(r.stderr.contains("stdin:3:1: "), "{}", r.stderr);
+    // A file that does not exist.
+    let r = yasmin(&["/nonexistent/x.aspif"], None);
+    assert_eq!(r.code, Some(65), "{}", r.stderr);
+    assert!(r.stderr.contains("/nonexistent/x.aspif"));
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+}
+
+#[test]
+fn several_ground_files_are_a_usage_error() {
+    let q = example("queens.aspif");
+    let r = yasmin(&[&q, &q], None);
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(r.stderr.contains("a run reads one"), "{}", r.stderr);
+}
+
+#[test]
+fn unsupported_features_exit_66() {
+    let r = yasmin(&[&fixture("minimize.aspif")], None);
+    assert_eq!(r.code, Some(66));
+    assert!(
+        r.stderr
+            .contains("optimization (#minimize) is not supported yet"),
+        "{}",
+        r.stderr
+    );
+    let r = yasmin(&[&fixture("disjunction.aspif")], None);
+    assert_eq!(r.code, Some(66));
+    assert!(r.stderr.contains("not supported yet"), "{}", r.stderr);
+}
+
+#[test]
+fn pre_round_trips() {
+    for name in ["hamiltonian.aspif", "coloring.aspif"] {
+        let file = example(name);
+        let direct = answer_sets(&yasmin(&[&file, "-n", "0"], None).stdout);
+        for format in ["aspif", "smodels"] {
+            let pre = yasmin(&[&file, &format!("--pre={format}")], None);
+            assert_eq!(pre.code, Some(0), "{}", pre.stderr);
+            if format == "aspif" {
+                assert!(pre.stdout.starts_with("asp "), "{}", pre.stdout);
+            }
+            let again = yasmin(&["-n", "0"], Some(pre.stdout.as_bytes()));
+            assert_eq!(again.code, Some(30), "{name} {format}: {}", again.stderr);
+            assert_eq!(
+                answer_sets(&again.stdout),
+                direct,
+                "{name} via --pre={format}"
+            );
+        }
+    }
+}
+
+#[test]
+fn competition_and_json_formats() {
+    let file = example("queens.aspif");
+    let r = yasmin(&[&file, "-n", "0", "--outf=1"], None);
+    assert_eq!(r.code, Some(30));
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "ANSWER")
+        .expect("ANSWER line");
+    let atoms: Vec<&str> = lines[at + 1].split(' ').collect();
+    assert_eq!(atoms.len(), 6);
+    assert!(atoms
+        .iter()
+        .all(|a| a.starts_with("q(") && a.ends_with(").")));
+    assert!(lines
+        .iter()
+        .all(|l| *l == "ANSWER" || l.starts_with("% ") || l.starts_with("q(")));
+    let unsat = gringo(":- not a. a :- b. b :- a.", &[]);
+    let r = yasmin(&["--outf=1"], Some(&unsat));
+    assert!(
+        r.stdout.lines().any(|l| l == "INCONSISTENT"),
+        "{}",
+        r.stdout
+    );
+
+    let r = yasmin(&[&file, "-n", "0", "--outf=2", "--stats"], None);
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).expect("valid JSON");
+    assert_eq!(json["Result"], "SATISFIABLE");
+    assert_eq!(json["Models"]["Number"], 4);
+    assert_eq!(json["Models"]["More"], "no");
+    let witnesses = json["Call"][0]["Witnesses"].as_array().unwrap();
+    assert_eq!(witnesses.len(), 4);
+    assert!(witnesses
+        .iter()
+        .all(|w| w["Value"].as_array().unwrap().len() == 6));
+    assert!(json["Stats"]["Choices"].as_u64().is_some());
+}
+
+#[test]
+fn stats_are_printed_when_asked() {
+    let r = yasmin(&[&example("queens.aspif"), "-n", "0", "--stats"], None);
+    for label in [
+        "Choices      : ",
+        "Conflicts    : ",
+        "Lemmas       : ",
+        "Restarts     : ",
+    ] {
+        assert!(r.stdout.contains(label), "{label}\n{}", r.stdout);
+    }
+}
+
+/// Pigeonhole, 11 pigeons in 10 holes: unsatisfiable, and far too hard for a resolution-based
+/// search to prove in a second.
+fn pigeons() -> Vec<u8> {
+    gringo(
+        "p(1..11). h(1..10). 1 { in(P,H) : h(H) } 1 :- p(P). :- in(P,H), in(Q,H), P < Q.",
+        &[],
+    )
+}
+
+#[test]
+fn time_limit_stops_with_unknown() {
+    let file = tmp_file("php.aspif", &pigeons());
+    let start = Instant::now();
+    let r = yasmin(
+        &[file.to_str().unwrap(), "--time-limit=1", "--engine=cpu"],
+        None,
+    );
+    let took = start.elapsed();
+    assert_eq!(result_line(&r.stdout), "UNKNOWN", "{}", r.stdout);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stdout.contains("TIME LIMIT   : 1\n") && r.stdout.contains("Models       : 0+\n"));
+    assert!(
+        took >= Duration::from_secs(1) && took < Duration::from_secs(20),
+        "{took:?}"
+    );
+}
+
+#[test]
+fn ctrl_c_prints_what_was_found() {
+    // -n 0 on a satisfiable but huge enumeration: interrupted after some models.
+    let big = gringo("{a(1..40)}. #show a/1.", &[]);
+    let file = tmp_file("big.aspif", &big);
+    let child = Command::new(BIN)
+        .args([file.to_str().unwrap(), "-n", "0", "-q", "--engine=cpu"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(result_line(&stdout), "SATISFIABLE", "{stdout}");
+    assert!(stdout.contains("INTERRUPTED  : 1\n"), "{stdout}");
+    assert_eq!(out.status.code(), Some(11), "{stdout}");
+}
+
+#[test]
+fn engine_gpu_without_a_gpu_is_a_clear_error() {
+    // On a machine with a usable GPU this test says nothing; on one without, --engine=gpu must
+    // fail with exit 69 and say why, never fall back silently.
+    let r = yasmin(&[&example("queens.aspif"), "--engine=gpu"], None);
+    if r.code == Some(69) {
+        assert!(
+            r.stderr.contains("GPU engine (--engine=gpu) cannot run"),
+            "{}",
+            r.stderr
+        );
+    } else {
+        assert_eq!(r.code, Some(10), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    let r = yasmin(&["--help"], None);
+    assert_eq!(r.code, Some(0));
+    for code in [
+        "10 satisfiable",
+        "20 unsatisfiable",
+        "30 satisfiable",
+        "65 bad input",
+        "66 a feature",
+    ] {
+        assert!(r.stdout.contains(code), "{code}");
+    }
+}
