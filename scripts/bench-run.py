@@ -46,7 +46,7 @@ STAT_KEYS = {
     "learned": ["learned", "learned_nogoods", "lemmas", "conflict"],
     "learned_lits": ["learned_lits", "learned_literals"],
     "avg_learned_len": ["avg_learned_length", "average_learned_length", "avg_learned_len",
-                        "learned_avg_length", "conflict_avg_len"],
+                        "learned_avg_length", "lemmas_avg_len", "conflict_avg_len"],
     "loop_nogoods": ["loop_nogoods", "loop"],
     "restarts": ["restarts"],
     "models": ["models"],
