@@ -107,18 +107,22 @@ impl<'a> Lexer<'a> {
             self.pos += 1;
         }
         let digits = self.pos;
+        // Hot loop: no overflow checks inside (wrapping), the digit count decides afterwards
+        // (19 digits always fit in u64; more are out of any range we accept).
+        let buf = self.buf;
+        let mut p = digits;
         let mut v: u64 = 0;
-        while let Some(&b) = self.buf.get(self.pos) {
-            let d = b.wrapping_sub(b'0');
+        while p < buf.len() {
+            let d = buf[p].wrapping_sub(b'0');
             if d > 9 {
                 break;
             }
-            // 19 digits always fit in u64; more are out of any range we accept.
-            if self.pos - digits >= 19 {
-                return Err(self.number_error(start, what, true));
-            }
-            v = v * 10 + d as u64;
-            self.pos += 1;
+            v = v.wrapping_mul(10).wrapping_add(d as u64);
+            p += 1;
+        }
+        self.pos = p;
+        if p - digits > 19 {
+            return Err(self.number_error(start, what, true));
         }
         let ok_end = match self.buf.get(self.pos) {
             None => true,
