@@ -1,5 +1,7 @@
 // complete.cu — CompleteAssignment of the paper (Algorithm 1, line 13): with no applicable rule
-// left, every unassigned atom becomes false.
+// left, every unassigned atom becomes false. Run by the last block of decide_rank_k when it
+// finds no candidate (one launch less per decision than a kernel of its own; it happens once
+// per total assignment, so one block suffices).
 //
 // Invariant: each variable falsified here is the decision of its own new level (a unique level
 // from an atomic counter), with its decision bit in deps. The paper falsifies them as one block
@@ -9,9 +11,10 @@
 
 #include "yasmin.cuh"
 
+// Falsify the unassigned variables of lo..hi-1, striding over the threads of one block.
 __device__ void complete_range(const Dev& d, u32 lo, u32 hi) {
     u32 cur = d.st[YS_ST_PARITY];
-    for (u32 v = lo + blockIdx.x * blockDim.x + threadIdx.x; v < hi; v += gridDim.x * blockDim.x) {
+    for (u32 v = lo + threadIdx.x; v < hi; v += blockDim.x) {
         if (ld_a(d, v) != 0) continue;
         u32 lvl = atomicAdd(&d.st[YS_ST_CDL], 1u) + 1;
         u32 p = lit_f(v);
@@ -26,22 +29,16 @@ __device__ void complete_range(const Dev& d, u32 lo, u32 hi) {
     }
 }
 
-extern "C" __global__ void complete_atoms_k(Dev d) {
-    if (d.st[YS_ST_ACTION] != YS_ACT_NONE) return;
+// The whole block: atoms first, auxiliaries only if no atom was open; sets ACTION.
+__device__ void complete_block(const Dev& d) {
     complete_range(d, 1, d.num_atoms + 1);
-}
-
-extern "C" __global__ void complete_aux_k(Dev d) {
-    u32* st = d.st;
-    bool run = st[YS_ST_ACTION] == YS_ACT_NONE && st[YS_ST_N_COMPLETED] == 0;
-    if (run) complete_range(d, d.num_atoms + 1, d.num_vars);
-    if (last_block_done(&st[YS_ST_COMP_DONE])) {
-        if (st[YS_ST_ACTION] == YS_ACT_NONE) {
-            u32 n = *((volatile u32*)&st[YS_ST_N_COMPLETED]);
-            st[YS_ST_ACTION] = n > 0 ? YS_ACT_COMPLETED : YS_ACT_TOTAL;
-            st[YS_ST_FIXPOINT] = n > 0 ? 0u : 1u;
-            st[YS_ST_N_COMPLETED] = 0;
-            __threadfence();
-        }
+    __syncthreads();
+    if (atomicAdd(&d.st[YS_ST_N_COMPLETED], 0u) == 0) complete_range(d, d.num_atoms + 1, d.num_vars);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        u32 n = atomicExch(&d.st[YS_ST_N_COMPLETED], 0u);
+        d.st[YS_ST_ACTION] = n > 0 ? YS_ACT_COMPLETED : YS_ACT_TOTAL;
+        d.st[YS_ST_FIXPOINT] = n > 0 ? 0u : 1u;
+        __threadfence();
     }
 }

@@ -25,12 +25,14 @@ __device__ u32 rule_candidate(const Dev& d, u32 r) {
             if (lit_is_t(l) ? a <= 0 : a > 0) return YS_NONE;
         }
     }
-    if (ab == 0) return lit_t(bv);
-    for (u32 k = h0; k < h1; ++k) {
+    // Only rules with an unassigned head atom are candidates (ASP computation).
+    u32 open_head = YS_NONE;
+    for (u32 k = h0; k < h1 && open_head == YS_NONE; ++k) {
         u32 h = d.rule_heads[k];
-        if (ld_a(d, h) == 0) return lit_t(h);
+        if (ld_a(d, h) == 0) open_head = h;
     }
-    return YS_NONE;
+    if (open_head == YS_NONE) return YS_NONE;
+    return ab == 0 ? lit_t(bv) : lit_t(open_head);
 }
 
 __device__ float lit_rank(const Dev& d, u32 l) {
@@ -52,7 +54,7 @@ __device__ u32 decide_lit(const Dev& d, u32 p, u32 lvl) {
 }
 
 // Rank every rule (grid stride), reduce with warp shuffles to one key per block, atomicMax into
-// st[BEST]; the last block applies the winner.
+// st[BEST]; the last block applies the winner, or completes the assignment when there is none.
 extern "C" __global__ void decide_rank_k(Dev d) {
     __shared__ u64 sh[32];
     u64 best = 0;
@@ -65,21 +67,25 @@ extern "C" __global__ void decide_rank_k(Dev d) {
     }
     best = block_max_u64(best, sh);
     if (threadIdx.x == 0 && best != 0) atomicMax((u64*)&d.st[YS_ST_BEST_LO], best);
-    if (last_block_done(&d.st[YS_ST_DEC_DONE])) {
-        u64* bp = (u64*)&d.st[YS_ST_BEST_LO];
-        u64 key = *((volatile u64*)bp);
-        *bp = 0;
-        if (key == 0) {
-            d.st[YS_ST_ACTION] = YS_ACT_NONE;
-        } else {
-            u32 r = ((u32)key) ^ d.seed;
-            u32 p = rule_candidate(d, r);
-            u32 lvl = d.st[YS_ST_CDL] + 1;
-            d.st[YS_ST_CDL] = lvl;
-            decide_lit(d, p, lvl);
-            d.st[YS_ST_FIXPOINT] = 0;
-            d.st[YS_ST_ACTION] = YS_ACT_DECIDED;
+    if (is_last_block(&d.st[YS_ST_DEC_DONE])) {
+        __shared__ bool none;
+        if (threadIdx.x == 0) {
+            u64* bp = (u64*)&d.st[YS_ST_BEST_LO];
+            u64 key = *((volatile u64*)bp);
+            *bp = 0;
+            none = key == 0;
+            if (!none) {
+                u32 r = ((u32)key) ^ d.seed;
+                u32 p = rule_candidate(d, r);
+                u32 lvl = d.st[YS_ST_CDL] + 1;
+                d.st[YS_ST_CDL] = lvl;
+                decide_lit(d, p, lvl);
+                d.st[YS_ST_FIXPOINT] = 0;
+                d.st[YS_ST_ACTION] = YS_ACT_DECIDED;
+                __threadfence();
+            }
         }
-        __threadfence();
+        __syncthreads();
+        if (none) complete_block(d);
     }
 }

@@ -48,7 +48,6 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ST_BEST_LO 18       // 64-bit best decision key (8-byte aligned)
 #define YS_ST_BEST_HI 19
 #define YS_ST_N_COMPLETED 20   // variables falsified by the last complete step
-#define YS_ST_COMP_DONE 21     // blocks of complete_aux_k that finished
 #define YS_ST_ERROR 22         // non-zero: a device-side invariant failed (YS_ERR_*)
 #define YS_ST_ACT_INC 23       // activity increment (float bits)
 #define YS_ST_ROUNDS_BUSY 24   // rounds that found work since the host last cleared it
@@ -228,9 +227,9 @@ __device__ __forceinline__ u64 block_max_u64(u64 x, u64* sh /* [32] */) {
     return x;
 }
 
-// Last-block pattern: returns true in exactly one thread (thread 0 of the block that finished
-// last); all writes of every block are visible to it.
-__device__ __forceinline__ bool last_block_done(u32* counter) {
+// Last-block pattern: true in every thread of the block that finished last (block-uniform);
+// all writes of every block are visible to it.
+__device__ __forceinline__ bool is_last_block(u32* counter) {
     __shared__ bool is_last;
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -244,5 +243,10 @@ __device__ __forceinline__ bool last_block_done(u32* counter) {
         }
     }
     __syncthreads();
-    return is_last && threadIdx.x == 0;
+    return is_last;
+}
+
+// As is_last_block, but true only in thread 0 of that block.
+__device__ __forceinline__ bool last_block_done(u32* counter) {
+    return is_last_block(counter) && threadIdx.x == 0;
 }

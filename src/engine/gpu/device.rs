@@ -19,8 +19,8 @@ pub const KERNEL_FILES: &[(&str, &str)] = &[
         "propagate.cu",
         include_str!("../../../kernels/propagate.cu"),
     ),
-    ("decide.cu", include_str!("../../../kernels/decide.cu")),
     ("complete.cu", include_str!("../../../kernels/complete.cu")),
+    ("decide.cu", include_str!("../../../kernels/decide.cu")),
     ("learn.cu", include_str!("../../../kernels/learn.cu")),
     ("backjump.cu", include_str!("../../../kernels/backjump.cu")),
 ];
@@ -30,8 +30,6 @@ pub const KERNEL_NAMES: &[&str] = &[
     "prop_units_k",
     "prop_round_k",
     "decide_rank_k",
-    "complete_atoms_k",
-    "complete_aux_k",
     "learn_analyse_k",
     "backjump_undo_k",
 ];

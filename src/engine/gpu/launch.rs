@@ -55,7 +55,7 @@ impl Launcher {
     }
 
     fn wide(&self) -> u32 {
-        self.dev.sm_count * 4
+        self.dev.sm_count * 2
     }
 
     /// InitialPropagation: the input unit nogoods.
@@ -76,7 +76,7 @@ impl Launcher {
         self.launch("prop_round_k", self.wide(), BLOCK, &p, &[])
     }
 
-    /// Decision: rank applicable rules, apply the best.
+    /// Decision: rank applicable rules, apply the best; CompleteAssignment when there is none.
     pub fn decide_rank(&mut self, b: &Buffers) -> Result<(), EngineError> {
         let p = b.params();
         self.launch(
@@ -86,14 +86,6 @@ impl Launcher {
             &p,
             &[],
         )
-    }
-
-    /// CompleteAssignment, atoms then (only if no atom was left) auxiliaries.
-    pub fn complete(&mut self, b: &Buffers) -> Result<(), EngineError> {
-        let p = b.params();
-        let g = grid_for(p.num_vars, self.wide());
-        self.launch("complete_atoms_k", g, BLOCK, &p, &[])?;
-        self.launch("complete_aux_k", g, BLOCK, &p, &[])
     }
 
     /// Learning: analyse the nogood named by `src` (layout::src) in one block.

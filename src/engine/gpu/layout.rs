@@ -30,7 +30,6 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("ST_BEST_LO", st::BEST_LO as u64),
     ("ST_BEST_HI", st::BEST_HI as u64),
     ("ST_N_COMPLETED", st::N_COMPLETED as u64),
-    ("ST_COMP_DONE", st::COMP_DONE as u64),
     ("ST_ERROR", st::ERROR as u64),
     ("ST_ACT_INC", st::ACT_INC as u64),
     ("ST_ROUNDS_BUSY", st::ROUNDS_BUSY as u64),
@@ -100,7 +99,6 @@ pub mod st {
     pub const BEST_LO: usize = 18;
     pub const BEST_HI: usize = 19;
     pub const N_COMPLETED: usize = 20;
-    pub const COMP_DONE: usize = 21;
     pub const ERROR: usize = 22;
     pub const ACT_INC: usize = 23;
     pub const ROUNDS_BUSY: usize = 24;

@@ -42,7 +42,7 @@ pub struct GpuEngine {
     num_atoms: u32,
     state: Vec<u32>,
     stats: Stats,
-    /// The last batch was decide + complete: ACTION in the state words is fresh.
+    /// The last batch was a decision (or completion): ACTION in the state words is fresh.
     decided: bool,
     /// A model was returned: block it before searching on.
     block_pending: bool,
@@ -147,11 +147,6 @@ impl GpuEngine {
         Ok(())
     }
 
-    /// Device counters not in [`Stats`]: propagation rounds, fwd→res fallbacks, resolution steps.
-    pub fn extra_counters(&self) -> [(&'static str, u64); 0] {
-        []
-    }
-
     fn search(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         if self.exhausted {
             return Ok(Step::Exhausted);
@@ -211,7 +206,6 @@ impl GpuEngine {
             }
             self.rounds = (self.rounds.saturating_sub(1)).max(2);
             self.run.decide_rank(&self.buf)?;
-            self.run.complete(&self.buf)?;
             self.decided = true;
             self.launch_rounds()?;
         }
