@@ -54,7 +54,18 @@ fn random_program(rng: &mut Rng, s: &Shape) -> Program {
     };
     let mut bodies: Vec<Body> = Vec::new();
     for _ in 0..1 + rng.below(s.max_rules) {
-        let body = if !bodies.is_empty() && rng.chance(20) {
+        let earlier_sum = bodies
+            .iter()
+            .filter(|b| matches!(b, Body::Sum { .. }))
+            .last()
+            .cloned();
+        let body = if let (Some(Body::Sum { lits, .. }), true) = (&earlier_sum, rng.chance(25)) {
+            // The same weighted literals with another bound: shares the sum's diagram.
+            Body::Sum {
+                lower: rng.range(s.lower.0, s.lower.1),
+                lits: lits.clone(),
+            }
+        } else if !bodies.is_empty() && rng.chance(20) {
             bodies[rng.below(bodies.len() as u64) as usize].clone() // shared body
         } else if rng.chance(55) {
             Body::Normal((0..rng.below(5)).map(|_| lit(rng)).collect())
@@ -283,5 +294,75 @@ fn random_wide_sums_match_supported_models() {
     let mut rng = Rng(0x5eed_0002);
     for _ in 0..400 {
         check_program(&random_program(&mut rng, &shape));
+    }
+}
+
+/// One sum, every bound from 1 to its total (in random order), each the body of its own rule:
+/// the bodies share one decision diagram. For every assignment of the sum's atoms, the rest of
+/// the variables must have exactly one consistent value, with each body true iff its bound is
+/// reached.
+#[test]
+fn all_bounds_of_one_sum_share_a_diagram_exactly() {
+    let mut rng = Rng(0x5eed_0003);
+    for _ in 0..150 {
+        let n = 1 + rng.below(7) as i32;
+        let lits: Vec<WLit> = (1..=n)
+            .map(|a| WLit {
+                lit: if rng.chance(30) { -a } else { a },
+                weight: rng.range(1, 6),
+            })
+            .collect();
+        let total: i64 = lits.iter().map(|w| w.weight).sum();
+        let mut bounds: Vec<i64> = (1..=total).collect();
+        for i in (1..bounds.len()).rev() {
+            bounds.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let mut p = Program::default();
+        p.rule(Rule {
+            head: Head {
+                kind: HeadKind::Choice,
+                atoms: (1..=n as u32).collect(),
+            },
+            body: Body::Normal(vec![]),
+        });
+        for (k, &lower) in bounds.iter().enumerate() {
+            let h = n as u32 + 1 + k as u32;
+            p.rule(Rule {
+                head: Head {
+                    kind: HeadKind::Disjunctive,
+                    atoms: vec![h],
+                },
+                body: Body::Sum {
+                    lower,
+                    lits: lits.clone(),
+                },
+            });
+        }
+        let g = analyse(&p).unwrap();
+        let c = complete(&g);
+        for bits in 0u32..(1 << n) {
+            let x = |a: u32| bits >> (a - 1) & 1 == 1;
+            let sum: i64 = lits
+                .iter()
+                .filter(|w| x(w.lit.unsigned_abs()) == (w.lit > 0))
+                .map(|w| w.weight)
+                .sum();
+            for (k, &lower) in bounds.iter().enumerate() {
+                let h = n as u32 + 1 + k as u32;
+                for claim in [true, false] {
+                    let mut value: Vec<Option<bool>> = vec![None; c.db.num_vars as usize];
+                    for a in 1..=n as u32 {
+                        value[a as usize] = Some(x(a));
+                    }
+                    value[h as usize] = Some(claim);
+                    let expected = (claim == (sum >= lower)) as u64;
+                    assert_eq!(
+                        count_extensions(&c.db, &mut value),
+                        expected,
+                        "lits {lits:?}, bound {lower}, sum {sum}, head claimed {claim}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -27,7 +27,7 @@
 
 use super::db::{NogoodDbBuilder, Origin};
 use crate::lit::{Lit, Var};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A node of the diagram: a constant, or a solver literal that stands for it (an auxiliary
 /// variable, the body variable, or — for a node that is just `lᵢ` — the input literal itself).
@@ -85,120 +85,163 @@ struct Frame {
     hi: Option<Solved>,
 }
 
-/// Encode `b ↔ Σ w·[l] ≥ lower` (weights > 0). Fresh variables come from `nb`; returns how
-/// many it took.
-pub fn encode(nb: &mut NogoodDbBuilder, b: Var, lower: i64, lits: &[(i32, i64)]) -> u32 {
-    const INF: i128 = 1 << 100;
-    let mut items: Vec<(i32, i128)> = lits.iter().map(|&(l, w)| (l, w as i128)).collect();
-    // Heavy literals first: they decide the sum soonest, which keeps the diagram narrow.
-    items.sort_unstable_by_key(|&(l, w)| (std::cmp::Reverse(w), l));
-    let n = items.len();
-    let mut suffix = vec![0i128; n + 1];
-    for i in (0..n).rev() {
-        suffix[i] = suffix[i + 1] + items[i].1;
+const INF: i128 = 1 << 100;
+
+/// The diagram nodes built so far for one list of weighted literals. Bodies with the same
+/// literals and weights but different bounds (gringo writes `#sum{…} = Q` as one body per `Q`)
+/// share every node below the root: the diagram is built once, not once per bound.
+struct Forest {
+    /// The literals, heaviest first: they decide the sum soonest, which keeps levels narrow.
+    items: Vec<(i32, i128)>,
+    /// `suffix[i]` = Σ_{j≥i} wⱼ.
+    suffix: Vec<i128>,
+    /// Level → solved intervals by their lower end `β` → (`γ`, node).
+    levels: Vec<BTreeMap<i128, (i128, Node)>>,
+}
+
+impl Forest {
+    fn new(lits: &[(i32, i64)]) -> Forest {
+        let mut items: Vec<(i32, i128)> = lits.iter().map(|&(l, w)| (l, w as i128)).collect();
+        items.sort_unstable_by_key(|&(l, w)| (std::cmp::Reverse(w), l));
+        let n = items.len();
+        let mut suffix = vec![0i128; n + 1];
+        for i in (0..n).rev() {
+            suffix[i] = suffix[i + 1] + items[i].1;
+        }
+        Forest {
+            items,
+            suffix,
+            levels: vec![BTreeMap::new(); n + 1],
+        }
     }
-    let mut levels: Vec<BTreeMap<i128, (i128, Node)>> = vec![BTreeMap::new(); n + 1];
-    let solved = |levels: &[BTreeMap<i128, (i128, Node)>], level: usize, k: i128| {
+
+    /// The node of `(level, k)` if it is a constant or already built.
+    fn solved(&self, level: usize, k: i128) -> Option<Solved> {
         if k <= 0 {
             return Some((-INF, 0, Node::True));
         }
-        if k > suffix[level] {
-            return Some((suffix[level] + 1, INF, Node::False));
+        if k > self.suffix[level] {
+            return Some((self.suffix[level] + 1, INF, Node::False));
         }
-        let (&beta, &(gamma, node)) = levels[level].range(..=k).next_back()?;
+        let (&beta, &(gamma, node)) = self.levels[level].range(..=k).next_back()?;
         (k <= gamma).then_some((beta, gamma, node))
-    };
+    }
 
-    let mut fresh = 0u32;
-    let k0 = lower as i128;
-    let mut stack = Vec::new();
-    let root = match solved(&levels, 0, k0) {
-        Some(r) => r.2,
-        None => {
-            stack.push(Frame {
-                level: 0,
-                k: k0,
-                lo: None,
-                hi: None,
-            });
-            loop {
-                // Depth-first without recursion: sums can have thousands of literals.
-                let f = stack.last_mut().expect("a frame is open");
-                let w = items[f.level].1;
-                if f.lo.is_none() {
-                    match solved(&levels, f.level + 1, f.k) {
-                        Some(r) => f.lo = Some(r),
-                        None => {
-                            let (level, k) = (f.level + 1, f.k);
-                            stack.push(Frame {
-                                level,
-                                k,
-                                lo: None,
-                                hi: None,
-                            });
-                            continue;
-                        }
+    /// The node of `(0, k)`, building what is missing; a new root node is the variable `b`.
+    /// Returns the node and how many fresh variables it took.
+    fn root(&mut self, nb: &mut NogoodDbBuilder, b: Var, k: i128) -> (Node, u32) {
+        if let Some(r) = self.solved(0, k) {
+            return (r.2, 0);
+        }
+        let mut fresh = 0u32;
+        let mut stack = vec![Frame {
+            level: 0,
+            k,
+            lo: None,
+            hi: None,
+        }];
+        loop {
+            // Depth-first without recursion: sums can have thousands of literals.
+            let f = stack.last_mut().expect("a frame is open");
+            let w = self.items[f.level].1;
+            if f.lo.is_none() {
+                match self.solved(f.level + 1, f.k) {
+                    Some(r) => f.lo = Some(r),
+                    None => {
+                        let (level, k) = (f.level + 1, f.k);
+                        stack.push(Frame {
+                            level,
+                            k,
+                            lo: None,
+                            hi: None,
+                        });
+                        continue;
                     }
-                }
-                if f.hi.is_none() {
-                    match solved(&levels, f.level + 1, f.k - w) {
-                        Some(r) => f.hi = Some(r),
-                        None => {
-                            let (level, k) = (f.level + 1, f.k - w);
-                            stack.push(Frame {
-                                level,
-                                k,
-                                lo: None,
-                                hi: None,
-                            });
-                            continue;
-                        }
-                    }
-                }
-                let f = stack.pop().expect("a frame is open");
-                let (beta_lo, gamma_lo, lo) = f.lo.expect("solved above");
-                let (beta_hi, gamma_hi, hi) = f.hi.expect("solved above");
-                let beta = beta_lo.max(beta_hi + w);
-                let gamma = gamma_lo.min(gamma_hi + w);
-                let node = if lo == hi {
-                    lo // Literal i does not matter for this K.
-                } else if f.level > 0 && lo == Node::False && hi == Node::True {
-                    Node::Lit(holds(items[f.level].0)) // The node is lᵢ: no variable needed.
-                } else {
-                    // The one node of level 0 is the body itself.
-                    let v = if f.level == 0 {
-                        b
-                    } else {
-                        fresh += 1;
-                        nb.new_var()
-                    };
-                    let vn = Node::Lit(Lit::t(v));
-                    let l = holds(items[f.level].0);
-                    // v ↔ lo ∨ (l ∧ hi)
-                    emit(nb, &[vn.holds(false), lo.holds(true)]); // lo → v
-                    emit(nb, &[vn.holds(false), Cond::Lit(l), hi.holds(true)]); // l ∧ hi → v
-                    emit(nb, &[vn.holds(true), hi.holds(false)]); // v → hi
-                    emit(
-                        nb,
-                        &[vn.holds(true), Cond::Lit(l.negate()), lo.holds(false)],
-                    ); // v → l ∨ lo
-                    vn
-                };
-                levels[f.level].insert(beta, (gamma, node));
-                let r = (beta, gamma, node);
-                match stack.last_mut() {
-                    None => break node,
-                    Some(parent) if parent.lo.is_none() => parent.lo = Some(r),
-                    Some(parent) => parent.hi = Some(r),
                 }
             }
+            if f.hi.is_none() {
+                match self.solved(f.level + 1, f.k - w) {
+                    Some(r) => f.hi = Some(r),
+                    None => {
+                        let (level, k) = (f.level + 1, f.k - w);
+                        stack.push(Frame {
+                            level,
+                            k,
+                            lo: None,
+                            hi: None,
+                        });
+                        continue;
+                    }
+                }
+            }
+            let f = stack.pop().expect("a frame is open");
+            let (beta_lo, gamma_lo, lo) = f.lo.expect("solved above");
+            let (beta_hi, gamma_hi, hi) = f.hi.expect("solved above");
+            let beta = beta_lo.max(beta_hi + w);
+            let gamma = gamma_lo.min(gamma_hi + w);
+            let l = holds(self.items[f.level].0);
+            let node = if lo == hi {
+                lo // Literal i does not matter for this K.
+            } else if f.level > 0 && lo == Node::False && hi == Node::True {
+                Node::Lit(l) // The node is lᵢ: no variable needed.
+            } else {
+                // A level-0 node is the root: the body itself.
+                let v = if f.level == 0 {
+                    b
+                } else {
+                    fresh += 1;
+                    nb.new_var()
+                };
+                let vn = Node::Lit(Lit::t(v));
+                // v ↔ lo ∨ (l ∧ hi)
+                emit(nb, &[vn.holds(false), lo.holds(true)]); // lo → v
+                emit(nb, &[vn.holds(false), Cond::Lit(l), hi.holds(true)]); // l ∧ hi → v
+                emit(nb, &[vn.holds(true), hi.holds(false)]); // v → hi
+                emit(
+                    nb,
+                    &[vn.holds(true), Cond::Lit(l.negate()), lo.holds(false)],
+                ); // v → l ∨ lo
+                vn
+            };
+            self.levels[f.level].insert(beta, (gamma, node));
+            let r = (beta, gamma, node);
+            match stack.last_mut() {
+                None => return (node, fresh),
+                Some(parent) if parent.lo.is_none() => parent.lo = Some(r),
+                Some(parent) => parent.hi = Some(r),
+            }
         }
-    };
-    // The root is `b` unless it folded into a constant or into a child (level 0 irrelevant).
-    if root != Node::Lit(Lit::t(b)) {
-        let bn = Node::Lit(Lit::t(b));
-        emit(nb, &[bn.holds(true), root.holds(false)]); // b → root
-        emit(nb, &[bn.holds(false), root.holds(true)]); // root → b
     }
-    fresh
+}
+
+/// Encodes sum bodies, sharing one diagram between bodies with equal weighted literals.
+#[derive(Default)]
+pub struct Aggregates {
+    forests: HashMap<Vec<(i32, i64)>, Forest>,
+}
+
+impl Aggregates {
+    /// Encode `b ↔ Σ w·[l] ≥ lower` (weights > 0). Fresh variables come from `nb`; returns how
+    /// many it took (nodes shared with an earlier body of the same literals cost nothing).
+    pub fn encode(
+        &mut self,
+        nb: &mut NogoodDbBuilder,
+        b: Var,
+        lower: i64,
+        lits: &[(i32, i64)],
+    ) -> u32 {
+        let forest = self
+            .forests
+            .entry(lits.to_vec())
+            .or_insert_with(|| Forest::new(lits));
+        let (root, fresh) = forest.root(nb, b, lower as i128);
+        // The root is `b` unless it is a constant, a literal, or the root of an earlier body
+        // with an equivalent bound.
+        if root != Node::Lit(Lit::t(b)) {
+            let bn = Node::Lit(Lit::t(b));
+            emit(nb, &[bn.holds(true), root.holds(false)]); // b → root
+            emit(nb, &[bn.holds(false), root.holds(true)]); // root → b
+        }
+        fresh
+    }
 }

@@ -22,13 +22,14 @@ pub fn complete(g: &GroundProgram) -> Completion {
     let first_aux = g.num_atoms + 1 + g.bodies.len() as u32;
 
     let mut aux_body = Vec::new();
+    let mut sums = aggregate::Aggregates::default();
     for (i, body) in g.bodies.iter().enumerate() {
         let b = body_var[i];
         match body {
             BodyDef::Conj { pos, neg } => conj(&mut nb, b, pos, neg),
             BodyDef::Sum { lower, lits } => {
                 // b ↔ Σ w·[l] ≥ lower
-                let fresh = aggregate::encode(&mut nb, b, *lower, lits);
+                let fresh = sums.encode(&mut nb, b, *lower, lits);
                 aux_body.extend(std::iter::repeat(i as u32).take(fresh as usize));
             }
         }

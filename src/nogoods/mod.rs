@@ -26,7 +26,8 @@ pub struct Completion {
     /// The first aggregate auxiliary variable; body variables are
     /// `num_atoms + 1 .. first_aux`, auxiliaries `first_aux .. db.num_vars`.
     pub first_aux: Var,
-    /// Auxiliary `first_aux + k` belongs to the sum body `aux_body[k]`.
+    /// Auxiliary `first_aux + k` was made for the sum body `aux_body[k]` (later sum bodies with
+    /// the same weighted literals may share it).
     pub aux_body: Vec<u32>,
 }
 
