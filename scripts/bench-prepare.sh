@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Build the folder .device/ that the benchmark run on the GPU machine carries (that machine has no
+# Build the folder .device/kit/ that the benchmark run on the GPU machine carries (that machine has no
 # Rust, gringo or network): the release binary, xz-compressed ground files of the chosen
 # instances, the PyPI clingo wheel (+ cffi, pycparser) for CPython 3.12 manylinux, the python
 # scripts, a generated-program corpus if asked, and .device/run.sh, the command to start there.
 #
-# Invariant: .device/list.tsv names exactly the instances whose ground files are in
-# .device/ground/, and the whole folder stays under BUDGET_MB (the device carry limit is 64 MiB
+# Invariant: kit/list.tsv names exactly the instances whose ground files are in kit/ground/, and
+# the kit stays under BUDGET_MB (the device carry limit is 64 MiB
 # for the working tree and carried paths together). Instances are taken smallest ground program
 # first; those that do not fit are listed as skipped.
 #
@@ -13,15 +13,17 @@
 #   BUDGET_MB   size limit for .device (default 50)
 #   CACHE       ground-file cache (default benchmarks/cache, filled by scripts/check-read-all.sh)
 #   CORPUS      a folder written by scripts/gen-corpus.sh to carry too (optional)
-#   NO_BUILD=1  reuse the binary already in .device
+#   NO_BUILD=1  reuse the binary already in the kit
+#   KIT        the folder to fill (default .device/kit; .device/ is shared with other helpers'
+#              device files, so this script only ever writes inside KIT)
 #   CARGO_TARGET_DIR as usual.
-# Then, on the device (carry [".device"]):  bash .device/run.sh [bench-run.py args...]
+# Then, on the device (carry [".device"]):  bash .device/kit/run.sh [bench-run.py args...]
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 LIST="${1:-$ROOT/benchmarks/list.tsv}"
 BUDGET_MB="${BUDGET_MB:-50}"
 CACHE="${CACHE:-$ROOT/benchmarks/cache}"
-DEV="$ROOT/.device"
+DEV="${KIT:-$ROOT/.device/kit}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 mkdir -p "$DEV/ground" "$DEV/scripts" "$DEV/whl"
 grep -qxF '/.device/' "$ROOT/.git/info/exclude" 2>/dev/null || echo '/.device/' >> "$ROOT/.git/info/exclude"
