@@ -9,24 +9,29 @@
 //! rule founds its head if the head is true). The true cyclic atoms left are an unfounded set
 //! `U`: each rule with a true body and a head in `U` has a positive body atom in `U`.
 //!
-//! Loop nogood for `p ∈ U`: `{T p}` plus, for each *external* body `B` of a rule with a head in
-//! `U` (one that could hold with no atom of `U` true): `F b` for its variable when `B` is false,
-//! or — a true sum body, possible only through `U` — the false literals among those of `B`
-//! that are not atoms of `U` (with them false, `B` without `U` stays below its bound). Such a
-//! nogood is violated by the current assignment and holds in every answer set (it says: `U`
+//! `U` is split into parts: the part of `p` closes `{p}` under "the positive atoms of `U` in a
+//! true body of a rule of a member"; a part is itself unfounded. Loop nogood for `p` in a part
+//! `P`: `{T p}` plus, for each *external* body `B` of a rule with a head in
+//! `P` (one that could hold with no atom of `P` true): `F b` for its variable when `B` is false,
+//! or — a true sum body, possible only through `P` — the false literals among those of `B`
+//! that are not atoms of `P` (with them false, `B` without `P` stays below its bound). Such a
+//! nogood is violated by the current assignment and holds in every answer set (it says: `P`
 //! cannot be true without an outside support), so it is handled as a conflict.
 //!
 //! Invariant: on a total assignment with no violated nogood, [`CpuEngine::unfounded_check`]
 //! returns no nogood exactly when the true atoms form an answer set.
 
-use super::decide::Csr;
+use super::assign::Assignment;
+use super::decide::{Csr, Rules};
 use super::CpuEngine;
 use crate::ground::{BodyDef, GroundProgram};
 use crate::lit::Lit;
 
 /// At most this many loop nogoods (one per unfounded atom) per check; the check repeats on
 /// the next total assignment anyway.
-const MAX_LOOP_NOGOODS: usize = 16;
+const MAX_LOOP_NOGOODS: usize = 32;
+/// Loop nogoods per part of U (one per atom, the part's first atoms).
+const PER_PART: usize = 4;
 
 #[derive(Debug)]
 pub struct Unfounded {
@@ -41,6 +46,8 @@ pub struct Unfounded {
     need: Vec<i64>,
     queue: Vec<u32>,
     in_u: Vec<bool>,
+    in_part: Vec<bool>,
+    covered: Vec<bool>,
     body_seen: Vec<bool>,
 }
 
@@ -87,6 +94,8 @@ impl Unfounded {
             need: vec![0; g.bodies.len()],
             queue: Vec::new(),
             in_u: vec![false; n],
+            in_part: vec![false; n],
+            covered: vec![false; n],
             body_seen: vec![false; g.bodies.len()],
         }
     }
@@ -162,66 +171,19 @@ impl CpuEngine {
         for &p in &unfounded {
             u.in_u[p as usize] = true;
         }
-        // The external bodies of U, as nogood literals.
-        let mut ext: Vec<Lit> = Vec::new();
-        let mut touched = Vec::new();
-        for &p in &unfounded {
-            for &r in rules.atom_rules.get(p as usize) {
-                let b = rules.rule_body[r as usize] as usize;
-                if u.body_seen[b] {
-                    continue;
-                }
-                u.body_seen[b] = true;
-                touched.push(b);
-                let bv = rules.body_var[b];
-                match &u.bodies[b] {
-                    BodyDef::Conj { pos, .. } => {
-                        if pos.iter().any(|&q| u.in_u[q as usize]) {
-                            continue; // internal
-                        }
-                        debug_assert!(a.holds(Lit::f(bv)), "a true external body founds its head");
-                        ext.push(Lit::f(bv));
-                    }
-                    BodyDef::Sum { lower, lits } => {
-                        let outside: i64 = lits
-                            .iter()
-                            .filter(|&&(l, _)| !(l > 0 && u.in_u[l as usize]))
-                            .map(|&(_, w)| w)
-                            .sum();
-                        if outside < *lower {
-                            continue; // internal
-                        }
-                        if a.holds(Lit::f(bv)) {
-                            ext.push(Lit::f(bv));
-                            continue;
-                        }
-                        for &(l, _) in lits {
-                            let q = l.unsigned_abs();
-                            if l > 0 && u.in_u[q as usize] {
-                                continue;
-                            }
-                            // The program literal l is false: `F q` for l = q, `T q` for l = not q.
-                            let lit_false = if l > 0 { Lit::f(q) } else { Lit::t(q) };
-                            if a.holds(lit_false) {
-                                ext.push(lit_false);
-                            }
-                        }
-                    }
-                }
+        // Split U into the parts the atoms rest on: the part of p closes p under "a true body
+        // of a rule of q ∈ part has its positive atoms of U in the part". Each part is itself
+        // unfounded, and a small part (one sub-loop) gives a short, strong loop nogood.
+        let mut out = Vec::new();
+        let mut covered = vec![false; 0];
+        std::mem::swap(&mut covered, &mut u.covered);
+        for &seed in &unfounded {
+            if covered[seed as usize] || out.len() >= MAX_LOOP_NOGOODS {
+                continue;
             }
-        }
-        for b in touched {
-            u.body_seen[b] = false;
-        }
-        for &p in &unfounded {
-            u.in_u[p as usize] = false;
-        }
-        ext.sort_unstable();
-        ext.dedup();
-        unfounded
-            .iter()
-            .take(MAX_LOOP_NOGOODS)
-            .map(|&p| {
+            let part = closure(u, rules, a, seed);
+            let ext = externals(u, rules, a, &part);
+            for &p in part.iter().take(PER_PART) {
                 let mut ng = ext.clone();
                 if !ng.contains(&Lit::t(p)) {
                     ng.push(Lit::t(p));
@@ -230,19 +192,116 @@ impl CpuEngine {
                     ng.iter().all(|&l| a.holds(l)),
                     "a loop nogood must be violated"
                 );
-                ng
-            })
-            .collect()
+                out.push(ng);
+            }
+            for &q in &part {
+                covered[q as usize] = true;
+                u.in_part[q as usize] = false;
+            }
+        }
+        for &p in &unfounded {
+            u.in_u[p as usize] = false;
+            covered[p as usize] = false;
+        }
+        u.covered = covered;
+        out
     }
 }
 
+/// The part of U that `seed` rests on (marked in `in_part`).
+fn closure(u: &mut Unfounded, rules: &Rules, a: &Assignment, seed: u32) -> Vec<u32> {
+    let mut part = vec![seed];
+    u.in_part[seed as usize] = true;
+    let mut i = 0;
+    while i < part.len() {
+        let q = part[i];
+        i += 1;
+        for &r in rules.atom_rules.get(q as usize) {
+            let b = rules.rule_body[r as usize] as usize;
+            if !a.holds(Lit::t(rules.body_var[b])) {
+                continue;
+            }
+            let mut add = |p: u32| {
+                if u.in_u[p as usize] && !u.in_part[p as usize] {
+                    u.in_part[p as usize] = true;
+                    part.push(p);
+                }
+            };
+            match &u.bodies[b] {
+                BodyDef::Conj { pos, .. } => pos.iter().for_each(|&p| add(p)),
+                BodyDef::Sum { lits, .. } => lits
+                    .iter()
+                    .filter(|&&(l, _)| l > 0)
+                    .for_each(|&(l, _)| add(l as u32)),
+            }
+        }
+    }
+    part
+}
+
+/// The external bodies of the unfounded set `part` (marked in `in_part`), as nogood literals
+/// that all hold now.
+fn externals(u: &mut Unfounded, rules: &Rules, a: &Assignment, part: &[u32]) -> Vec<Lit> {
+    let mut ext: Vec<Lit> = Vec::new();
+    let mut touched = Vec::new();
+    for &p in part {
+        for &r in rules.atom_rules.get(p as usize) {
+            let b = rules.rule_body[r as usize] as usize;
+            if u.body_seen[b] {
+                continue;
+            }
+            u.body_seen[b] = true;
+            touched.push(b);
+            let bv = rules.body_var[b];
+            match &u.bodies[b] {
+                BodyDef::Conj { pos, .. } => {
+                    if pos.iter().any(|&q| u.in_part[q as usize]) {
+                        continue; // internal
+                    }
+                    // True, it would have all its positive atoms in the closure or founded.
+                    debug_assert!(a.holds(Lit::f(bv)), "a true external body founds its head");
+                    ext.push(Lit::f(bv));
+                }
+                BodyDef::Sum { lower, lits } => {
+                    let outside: i64 = lits
+                        .iter()
+                        .filter(|&&(l, _)| !(l > 0 && u.in_part[l as usize]))
+                        .map(|&(_, w)| w)
+                        .sum();
+                    if outside < *lower {
+                        continue; // internal
+                    }
+                    if a.holds(Lit::f(bv)) {
+                        ext.push(Lit::f(bv));
+                        continue;
+                    }
+                    // True: its true positive atoms outside the part are founded (the closure
+                    // took those of U), and founded ones alone stay below the bound.
+                    for &(l, _) in lits {
+                        let q = l.unsigned_abs();
+                        if l > 0 && u.in_part[q as usize] {
+                            continue;
+                        }
+                        // The program literal l is false: `F q` for l = q, `T q` for l = not q.
+                        let lit_false = if l > 0 { Lit::f(q) } else { Lit::t(q) };
+                        if a.holds(lit_false) {
+                            ext.push(lit_false);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for b in touched {
+        u.body_seen[b] = false;
+    }
+    ext.sort_unstable();
+    ext.dedup();
+    ext
+}
+
 /// Body `b` is true with founded atoms only: found the true heads of its rules.
-fn found_heads(
-    u: &mut Unfounded,
-    rules: &super::decide::Rules,
-    a: &super::assign::Assignment,
-    b: usize,
-) {
+fn found_heads(u: &mut Unfounded, rules: &Rules, a: &Assignment, b: usize) {
     for &r in rules.body_rules.get(b) {
         for &h in rules.rule_heads.get(r as usize) {
             if !u.founded[h as usize] && a.holds(Lit::t(h)) {
