@@ -8,7 +8,16 @@
 
 use lparse::{Body, External, ExternalValue, Head, HeadKind, Program, ProgramBuilder, Rule, WLit};
 use yasmin_rs::ground::analyse;
-use yasmin_rs::nogoods::{complete, NogoodDb};
+use yasmin_rs::nogoods::aggregate::Aggregates;
+use yasmin_rs::nogoods::{complete_with, NogoodDb};
+
+/// Diagram budgets the tests run with: the default, none at all (every sum through the adder),
+/// and a tiny one (diagrams abandoned half-built, then the adder).
+const BUDGETS: [Option<(usize, usize)>; 3] = [None, Some((0, 0)), Some((3, 1))];
+
+fn sums(budget: Option<(usize, usize)>) -> Aggregates {
+    budget.map_or_else(Aggregates::default, |(b, p)| Aggregates::with_budget(b, p))
+}
 
 /// splitmix64: small, seeded, good enough for test generation.
 struct Rng(u64);
@@ -235,11 +244,17 @@ fn count_extensions(db: &NogoodDb, value: &mut Vec<Option<bool>>) -> u64 {
 }
 
 fn check_program(p: &Program) {
+    for budget in BUDGETS {
+        check_program_with(p, budget);
+    }
+}
+
+fn check_program_with(p: &Program, budget: Option<(usize, usize)>) {
     let g = match analyse(p) {
         Ok(g) => g,
         Err(e) => panic!("generator made an unsupported program: {e}\n{p:?}"),
     };
-    let c = complete(&g);
+    let c = complete_with(&g, sums(budget));
     let n = p.max_atom as usize;
     assert_eq!(g.num_atoms as usize, n);
     for bits in 0u32..(1 << n) {
@@ -257,7 +272,7 @@ fn check_program(p: &Program) {
         assert_eq!(
             count,
             expected,
-            "atoms {:?}: {count} extension(s), oracle says supported = {}\nprogram: {p:#?}\n{}",
+            "budget {budget:?}, atoms {:?}: {count} extension(s), oracle says supported = {}\nprogram: {p:#?}\n{}",
             (1..=n).filter(|&a| x[a]).collect::<Vec<_>>(),
             expected == 1,
             yasmin_rs::nogoods::render::render(&g, &c, &|_| None)
@@ -339,28 +354,30 @@ fn all_bounds_of_one_sum_share_a_diagram_exactly() {
             });
         }
         let g = analyse(&p).unwrap();
-        let c = complete(&g);
-        for bits in 0u32..(1 << n) {
-            let x = |a: u32| bits >> (a - 1) & 1 == 1;
-            let sum: i64 = lits
-                .iter()
-                .filter(|w| x(w.lit.unsigned_abs()) == (w.lit > 0))
-                .map(|w| w.weight)
-                .sum();
-            for (k, &lower) in bounds.iter().enumerate() {
-                let h = n as u32 + 1 + k as u32;
-                for claim in [true, false] {
-                    let mut value: Vec<Option<bool>> = vec![None; c.db.num_vars as usize];
-                    for a in 1..=n as u32 {
-                        value[a as usize] = Some(x(a));
-                    }
-                    value[h as usize] = Some(claim);
-                    let expected = (claim == (sum >= lower)) as u64;
-                    assert_eq!(
+        for budget in BUDGETS {
+            let c = complete_with(&g, sums(budget));
+            for bits in 0u32..(1 << n) {
+                let x = |a: u32| bits >> (a - 1) & 1 == 1;
+                let sum: i64 = lits
+                    .iter()
+                    .filter(|w| x(w.lit.unsigned_abs()) == (w.lit > 0))
+                    .map(|w| w.weight)
+                    .sum();
+                for (k, &lower) in bounds.iter().enumerate() {
+                    let h = n as u32 + 1 + k as u32;
+                    for claim in [true, false] {
+                        let mut value: Vec<Option<bool>> = vec![None; c.db.num_vars as usize];
+                        for a in 1..=n as u32 {
+                            value[a as usize] = Some(x(a));
+                        }
+                        value[h as usize] = Some(claim);
+                        let expected = (claim == (sum >= lower)) as u64;
+                        assert_eq!(
                         count_extensions(&c.db, &mut value),
                         expected,
-                        "lits {lits:?}, bound {lower}, sum {sum}, head claimed {claim}"
+                        "budget {budget:?}, lits {lits:?}, bound {lower}, sum {sum}, head claimed {claim}"
                     );
+                    }
                 }
             }
         }

@@ -36,6 +36,8 @@ enum Node {
     True,
     False,
     Lit(Lit),
+    /// A node built for the current body but not yet given a variable (see [`Forest::root`]).
+    Pending(u32),
 }
 
 /// A condition in a nogood: a constant or "this solver literal holds".
@@ -51,6 +53,7 @@ impl Node {
             Node::True => Cond::Const(value),
             Node::False => Cond::Const(!value),
             Node::Lit(l) => Cond::Lit(if value { l } else { l.negate() }),
+            Node::Pending(_) => unreachable!("pending nodes are resolved before emitting"),
         }
     }
 }
@@ -97,6 +100,9 @@ struct Forest {
     suffix: Vec<i128>,
     /// Level → solved intervals by their lower end `β` → (`γ`, node).
     levels: Vec<BTreeMap<i128, (i128, Node)>>,
+    /// Bodies encoded with this diagram so far, and the nodes it has.
+    bodies: usize,
+    nodes: usize,
 }
 
 impl Forest {
@@ -112,6 +118,8 @@ impl Forest {
             items,
             suffix,
             levels: vec![BTreeMap::new(); n + 1],
+            bodies: 0,
+            nodes: 0,
         }
     }
 
@@ -128,19 +136,28 @@ impl Forest {
     }
 
     /// The node of `(0, k)`, building what is missing; a new root node is the variable `b`.
-    /// Returns the node and how many fresh variables it took.
-    fn root(&mut self, nb: &mut NogoodDbBuilder, b: Var, k: i128) -> (Node, u32) {
+    /// Gives up (and leaves the forest as it was) when more than `budget` new nodes would be
+    /// needed. Returns the node and how many fresh variables it took.
+    fn root(
+        &mut self,
+        nb: &mut NogoodDbBuilder,
+        b: Var,
+        k: i128,
+        budget: usize,
+    ) -> Option<(Node, u32)> {
         if let Some(r) = self.solved(0, k) {
-            return (r.2, 0);
+            return Some((r.2, 0));
         }
-        let mut fresh = 0u32;
+        // New nodes: (level, β, lo, hi). They get variables only once the whole diagram of this
+        // body is known to fit the budget; until then the memo holds `Pending(index)`.
+        let mut pending: Vec<(usize, i128, Node, Node)> = Vec::new();
         let mut stack = vec![Frame {
             level: 0,
             k,
             lo: None,
             hi: None,
         }];
-        loop {
+        let root = loop {
             // Depth-first without recursion: sums can have thousands of literals.
             let f = stack.last_mut().expect("a frame is open");
             let w = self.items[f.level].1;
@@ -179,50 +196,98 @@ impl Forest {
             let (beta_hi, gamma_hi, hi) = f.hi.expect("solved above");
             let beta = beta_lo.max(beta_hi + w);
             let gamma = gamma_lo.min(gamma_hi + w);
-            let l = holds(self.items[f.level].0);
             let node = if lo == hi {
                 lo // Literal i does not matter for this K.
             } else if f.level > 0 && lo == Node::False && hi == Node::True {
-                Node::Lit(l) // The node is lᵢ: no variable needed.
+                Node::Lit(holds(self.items[f.level].0)) // The node is lᵢ: no variable needed.
             } else {
-                // A level-0 node is the root: the body itself.
-                let v = if f.level == 0 {
-                    b
-                } else {
-                    fresh += 1;
-                    nb.new_var()
-                };
-                let vn = Node::Lit(Lit::t(v));
-                // v ↔ lo ∨ (l ∧ hi)
-                emit(nb, &[vn.holds(false), lo.holds(true)]); // lo → v
-                emit(nb, &[vn.holds(false), Cond::Lit(l), hi.holds(true)]); // l ∧ hi → v
-                emit(nb, &[vn.holds(true), hi.holds(false)]); // v → hi
-                emit(
-                    nb,
-                    &[vn.holds(true), Cond::Lit(l.negate()), lo.holds(false)],
-                ); // v → l ∨ lo
-                vn
+                if pending.len() >= budget {
+                    for &(level, beta, _, _) in &pending {
+                        self.levels[level].remove(&beta);
+                    }
+                    return None;
+                }
+                pending.push((f.level, beta, lo, hi));
+                Node::Pending(pending.len() as u32 - 1)
             };
             self.levels[f.level].insert(beta, (gamma, node));
             let r = (beta, gamma, node);
             match stack.last_mut() {
-                None => return (node, fresh),
+                None => break node,
                 Some(parent) if parent.lo.is_none() => parent.lo = Some(r),
                 Some(parent) => parent.hi = Some(r),
             }
+        };
+        // Children come before parents in `pending`, so each child already has its literal.
+        let mut lit_of: Vec<Lit> = Vec::with_capacity(pending.len());
+        let resolve = |n: Node, lit_of: &[Lit]| match n {
+            Node::Pending(i) => Node::Lit(lit_of[i as usize]),
+            n => n,
+        };
+        let mut fresh = 0u32;
+        for &(level, beta, lo, hi) in &pending {
+            // A level-0 node is the root: the body itself.
+            let v = if level == 0 {
+                b
+            } else {
+                fresh += 1;
+                nb.new_var()
+            };
+            lit_of.push(Lit::t(v));
+            let (lo, hi) = (resolve(lo, &lit_of), resolve(hi, &lit_of));
+            let l = holds(self.items[level].0);
+            let vn = Node::Lit(Lit::t(v));
+            // v ↔ lo ∨ (l ∧ hi)
+            emit(nb, &[vn.holds(false), lo.holds(true)]); // lo → v
+            emit(nb, &[vn.holds(false), Cond::Lit(l), hi.holds(true)]); // l ∧ hi → v
+            emit(nb, &[vn.holds(true), hi.holds(false)]); // v → hi
+            emit(
+                nb,
+                &[vn.holds(true), Cond::Lit(l.negate()), lo.holds(false)],
+            ); // v → l ∨ lo
+            self.levels[level].get_mut(&beta).expect("inserted above").1 = vn;
         }
+        Some((resolve(root, &lit_of), fresh))
     }
 }
 
 /// Encodes sum bodies, sharing one diagram between bodies with equal weighted literals.
-#[derive(Default)]
 pub struct Aggregates {
     forests: HashMap<Vec<(i32, i64)>, Forest>,
+    adder_bodies: usize,
+    budget_base: usize,
+    budget_per_literal: usize,
 }
 
+impl Default for Aggregates {
+    fn default() -> Self {
+        Self::with_budget(DIAGRAM_BUDGET_BASE, DIAGRAM_BUDGET_PER_LITERAL)
+    }
+}
+
+/// Nodes a diagram may hold: `BASE + PER_LITERAL · (number of literals) · (bodies using it)`.
+pub const DIAGRAM_BUDGET_BASE: usize = 4096;
+pub const DIAGRAM_BUDGET_PER_LITERAL: usize = 64;
+
 impl Aggregates {
+    /// Diagrams may hold `base + per_literal · (literals) · (bodies using it)` nodes; `0, 0`
+    /// sends every sum that needs a node to the adder (tests use that).
+    pub fn with_budget(base: usize, per_literal: usize) -> Self {
+        Aggregates {
+            forests: HashMap::new(),
+            adder_bodies: 0,
+            budget_base: base,
+            budget_per_literal: per_literal,
+        }
+    }
+
     /// Encode `b ↔ Σ w·[l] ≥ lower` (weights > 0). Fresh variables come from `nb`; returns how
     /// many it took (nodes shared with an earlier body of the same literals cost nothing).
+    ///
+    /// The decision diagram propagates as strongly as the sum itself, but for wide weights and
+    /// bounds it can need up to `lower` nodes per literal; past its budget (see
+    /// [`DIAGRAM_BUDGET_PER_LITERAL`]) the body is encoded by a binary adder instead
+    /// ([`super::adder`]: linear in the bits of the weights, weaker propagation).
     pub fn encode(
         &mut self,
         nb: &mut NogoodDbBuilder,
@@ -234,7 +299,16 @@ impl Aggregates {
             .forests
             .entry(lits.to_vec())
             .or_insert_with(|| Forest::new(lits));
-        let (root, fresh) = forest.root(nb, b, lower as i128);
+        // The budget grows with the bodies sharing the diagram: k bounds of one sum may use k
+        // times the nodes (encode them by increasing bound, so each adds about one column).
+        let allowed = self.budget_base + self.budget_per_literal * lits.len() * (forest.bodies + 1);
+        let budget = allowed.saturating_sub(forest.nodes);
+        let Some((root, fresh)) = forest.root(nb, b, lower as i128, budget) else {
+            self.adder_bodies += 1;
+            return super::adder::encode(nb, b, lower, lits);
+        };
+        forest.bodies += 1;
+        forest.nodes += fresh as usize + 1;
         // The root is `b` unless it is a constant, a literal, or the root of an earlier body
         // with an equivalent bound.
         if root != Node::Lit(Lit::t(b)) {
@@ -243,5 +317,10 @@ impl Aggregates {
             emit(nb, &[bn.holds(false), root.holds(true)]); // root → b
         }
         fresh
+    }
+
+    /// How many bodies went to the adder because their diagram was too large.
+    pub fn adder_bodies(&self) -> usize {
+        self.adder_bodies
     }
 }

@@ -15,6 +15,12 @@ use crate::lit::{Lit, Var};
 
 /// The completion nogoods of `g`.
 pub fn complete(g: &GroundProgram) -> Completion {
+    complete_with(g, aggregate::Aggregates::default())
+}
+
+/// The completion nogoods of `g`, sum bodies encoded by `sums` (its budget decides between
+/// decision diagram and adder).
+pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Completion {
     let mut nb = NogoodDbBuilder::new();
     // Atoms keep their numbers, even those in no rule.
     nb.reserve_vars(g.num_atoms);
@@ -22,16 +28,24 @@ pub fn complete(g: &GroundProgram) -> Completion {
     let first_aux = g.num_atoms + 1 + g.bodies.len() as u32;
 
     let mut aux_body = Vec::new();
-    let mut sums = aggregate::Aggregates::default();
     for (i, body) in g.bodies.iter().enumerate() {
-        let b = body_var[i];
-        match body {
-            BodyDef::Conj { pos, neg } => conj(&mut nb, b, pos, neg),
-            BodyDef::Sum { lower, lits } => {
-                // b ↔ Σ w·[l] ≥ lower
-                let fresh = sums.encode(&mut nb, b, *lower, lits);
-                aux_body.extend(std::iter::repeat(i as u32).take(fresh as usize));
-            }
+        if let BodyDef::Conj { pos, neg } = body {
+            conj(&mut nb, body_var[i], pos, neg);
+        }
+    }
+    // By increasing bound, so that the bounds of one sum extend its diagram a column at a time.
+    let mut sum_bodies: Vec<usize> = (0..g.bodies.len())
+        .filter(|&i| matches!(g.bodies[i], BodyDef::Sum { .. }))
+        .collect();
+    sum_bodies.sort_by_key(|&i| match &g.bodies[i] {
+        BodyDef::Sum { lower, .. } => *lower,
+        BodyDef::Conj { .. } => 0,
+    });
+    for i in sum_bodies {
+        if let BodyDef::Sum { lower, lits } = &g.bodies[i] {
+            // b ↔ Σ w·[l] ≥ lower
+            let fresh = sums.encode(&mut nb, body_var[i], *lower, lits);
+            aux_body.extend(std::iter::repeat(i as u32).take(fresh as usize));
         }
     }
 
@@ -75,6 +89,7 @@ pub fn complete(g: &GroundProgram) -> Completion {
         body_rules,
         first_aux,
         aux_body,
+        sums_as_adders: sums.adder_bodies(),
     }
 }
 

@@ -4,12 +4,13 @@
 //! supported models of the program, each extended in exactly one way to the body and aggregate
 //! variables.
 
+pub mod adder;
 pub mod aggregate;
 pub mod completion;
 pub mod db;
 pub mod render;
 
-pub use completion::complete;
+pub use completion::{complete, complete_with};
 pub use db::{NogoodDb, NogoodDbBuilder, Origin};
 
 use crate::lit::Var;
@@ -29,6 +30,8 @@ pub struct Completion {
     /// Auxiliary `first_aux + k` was made for the sum body `aux_body[k]` (later sum bodies with
     /// the same weighted literals may share it).
     pub aux_body: Vec<u32>,
+    /// Sum bodies encoded by an adder because their decision diagram was too large.
+    pub sums_as_adders: usize,
 }
 
 impl Completion {
