@@ -15,9 +15,9 @@ fn completion_sizes() {
     let files = std::env::var("NOGOODS_SIZES").unwrap_or_default();
     println!(
         "| instance | atoms | rules | bodies conj/sum | sum lits | vars atoms/bodies/aux | \
-         nogoods 1/2/3/>3 | nogoods | literals | aggregate nogoods/lits | device MB | analyse s | complete s |"
+         nogoods 1/2/3/>3 | nogoods | literals | aggregate nogoods/lits | sums as adders | device MB | analyse s | complete s |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for path in files.split_whitespace() {
         let bytes = std::fs::read(path).expect("readable file");
         let program = match lparse::read(&bytes, path) {
@@ -63,7 +63,7 @@ fn completion_sizes() {
         let p = c.partition_sizes();
         let name = path.rsplit('/').take(2).collect::<Vec<_>>();
         println!(
-            "| {}/{} | {} | {} | {}/{} | {} | {}/{}/{} | {}/{}/{}/{} | {} | {} | {}/{} | {:.1} | {:.2} | {:.2} |",
+            "| {}/{} | {} | {} | {}/{} | {} | {}/{}/{} | {}/{}/{}/{} | {} | {} | {}/{} | {} | {:.1} | {:.2} | {:.2} |",
             name[1],
             name[0],
             g.num_atoms,
@@ -82,6 +82,7 @@ fn completion_sizes() {
             c.db.lits.len(),
             agg_ng,
             agg_lits,
+            c.sums_as_adders,
             c.db.device_bytes() as f64 / 1e6,
             t_analyse,
             t_complete

@@ -4,8 +4,10 @@
 //! Invariant: a total assignment satisfies the nogoods iff its atoms form a supported model of
 //! the program (every rule holds, every true atom has a rule with a true body and it in the
 //! head, choice heads are free) and every other variable has the one value its definition gives
-//! it: `body_var[i] ↔ bodies[i]`, aggregate nodes as in [`super::aggregate`]. Variables: atoms
-//! `1..=num_atoms`, then one per body, then aggregate auxiliaries.
+//! it: `body_var[i] ↔ bodies[i]` — except that the variable of a conjunctive body used only by
+//! integrity constraints is false, its constraint written on the literals directly —, aggregate
+//! nodes as in [`super::aggregate`] and [`super::adder`]. Variables: atoms `1..=num_atoms`, then
+//! one per body, then aggregate auxiliaries.
 
 use super::aggregate::{self, holds};
 use super::db::{NogoodDbBuilder, Origin};
@@ -27,10 +29,30 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
     let body_var: Vec<Var> = g.bodies.iter().map(|_| nb.new_var()).collect();
     let first_aux = g.num_atoms + 1 + g.bodies.len() as u32;
 
+    // A conjunctive body that only integrity constraints use needs no definition: the paper's
+    // constraint nogood {T p | p ∈ pos} ∪ {F q | q ∈ neg} says it all, and its body variable is
+    // simply false ({T b}, below), so it adds no freedom to enumerate.
+    let mut only_constraints = vec![true; g.bodies.len()];
+    for r in &g.rules {
+        if r.choice || !r.head.is_empty() {
+            only_constraints[r.body as usize] = false;
+        }
+    }
+
     let mut aux_body = Vec::new();
     for (i, body) in g.bodies.iter().enumerate() {
         if let BodyDef::Conj { pos, neg } = body {
-            conj(&mut nb, body_var[i], pos, neg);
+            if only_constraints[i] {
+                // :- body: {T p | p ∈ pos} ∪ {F q | q ∈ neg}
+                let lits: Vec<Lit> = pos
+                    .iter()
+                    .map(|&p| Lit::t(p))
+                    .chain(neg.iter().map(|&q| Lit::f(q)))
+                    .collect();
+                nb.add(&lits, Origin::Constraint);
+            } else {
+                conj(&mut nb, body_var[i], pos, neg);
+            }
         }
     }
     // By increasing bound, so that the bounds of one sum extend its diagram a column at a time.

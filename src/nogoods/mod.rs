@@ -16,7 +16,9 @@ pub use db::{NogoodDb, NogoodDbBuilder, Origin};
 use crate::lit::Var;
 
 /// The completion of a [`crate::ground::GroundProgram`]: its nogoods, and the variable that
-/// stands for each body (`body_var[i]` for `bodies[i]`; atoms are their own variables).
+/// stands for each body (`body_var[i]` for `bodies[i]`; atoms are their own variables). The
+/// variable of a conjunctive body that only integrity constraints use is fixed false (its
+/// constraint nogood is written on the body's literals), so it does not mirror the body.
 #[derive(Clone, Debug, Default)]
 pub struct Completion {
     pub db: NogoodDb,
