@@ -7,10 +7,12 @@
 
 #include "yasmin.cuh"
 
-extern "C" __global__ void backjump_undo_k(Dev d) {
+// restart = 1: undo every level above 1 and assert nothing (the state was at a fixpoint, so
+// level 1 still is).
+extern "C" __global__ void backjump_undo_k(Dev d, u32 restart) {
     u32* st = d.st;
     bool ok = st[YS_ST_UNSAT] == 0 && st[YS_ST_ERROR] == 0;
-    u32 bj = st[YS_ST_BJ_LEVEL];
+    u32 bj = restart ? 1u : st[YS_ST_BJ_LEVEL];
     if (ok) {
         for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < d.num_vars; v += gridDim.x * blockDim.x) {
             if (level_of(d.A[v]) > bj) {
@@ -19,7 +21,16 @@ extern "C" __global__ void backjump_undo_k(Dev d) {
             }
         }
     }
-    if (last_block_done(&st[YS_ST_UNDO_DONE]) && ok) {
+    bool last = last_block_done(&st[YS_ST_UNDO_DONE]);
+    if (last && ok && restart) {
+        st[YS_ST_CDL] = 1;
+        st[YS_ST_PARITY] = 0;
+        st[YS_ST_FRONT_LEN0] = 0;
+        st[YS_ST_FRONT_LEN1] = 0;
+        st[YS_ST_CONFLICT] = YS_NONE;
+        st[YS_ST_FIXPOINT] = 1;
+        __threadfence();
+    } else if (last && ok) {
         u32 x = st[YS_ST_ASSERT_LIT];
         u32 ng = st[YS_ST_ASSERT_NG];
         u32 p = lit_neg(x), v = lit_var(p);

@@ -53,9 +53,8 @@ __device__ u32 decide_lit(const Dev& d, u32 p, u32 lvl) {
     return lvl;
 }
 
-// Rank every rule (grid stride), reduce with warp shuffles to one key per block, atomicMax into
-// st[BEST]; the last block applies the winner, or completes the assignment when there is none.
-extern "C" __global__ void decide_rank_k(Dev d) {
+// Rank the rules of this thread's grid stride; the block's best key goes to st[BEST] (atomicMax).
+__device__ void rank_rules(const Dev& d) {
     __shared__ u64 sh[32];
     u64 best = 0;
     for (u32 r = blockIdx.x * blockDim.x + threadIdx.x; r < d.n_rules; r += gridDim.x * blockDim.x) {
@@ -67,25 +66,34 @@ extern "C" __global__ void decide_rank_k(Dev d) {
     }
     best = block_max_u64(best, sh);
     if (threadIdx.x == 0 && best != 0) atomicMax((u64*)&d.st[YS_ST_BEST_LO], best);
-    if (is_last_block(&d.st[YS_ST_DEC_DONE])) {
-        __shared__ bool none;
-        if (threadIdx.x == 0) {
-            u64* bp = (u64*)&d.st[YS_ST_BEST_LO];
-            u64 key = *((volatile u64*)bp);
-            *bp = 0;
-            none = key == 0;
-            if (!none) {
-                u32 r = ((u32)key) ^ d.seed;
-                u32 p = rule_candidate(d, r);
-                u32 lvl = d.st[YS_ST_CDL] + 1;
-                d.st[YS_ST_CDL] = lvl;
-                decide_lit(d, p, lvl);
-                d.st[YS_ST_FIXPOINT] = 0;
-                d.st[YS_ST_ACTION] = YS_ACT_DECIDED;
-                __threadfence();
-            }
+}
+
+// One block, after every block ranked: apply the winner, or complete when there is none.
+__device__ void apply_best(const Dev& d) {
+    __shared__ bool none;
+    if (threadIdx.x == 0) {
+        u64* bp = (u64*)&d.st[YS_ST_BEST_LO];
+        u64 key = *((volatile u64*)bp);
+        *bp = 0;
+        none = key == 0;
+        if (!none) {
+            u32 r = ((u32)key) ^ d.seed;
+            u32 p = rule_candidate(d, r);
+            u32 lvl = d.st[YS_ST_CDL] + 1;
+            d.st[YS_ST_CDL] = lvl;
+            decide_lit(d, p, lvl);
+            d.st[YS_ST_FIXPOINT] = 0;
+            d.st[YS_ST_ACTION] = YS_ACT_DECIDED;
+            __threadfence();
         }
-        __syncthreads();
-        if (none) complete_block(d);
     }
+    __syncthreads();
+    if (none) complete_block(d);
+}
+
+// Rank every rule (grid stride), reduce with warp shuffles to one key per block, atomicMax into
+// st[BEST]; the last block applies the winner, or completes the assignment when there is none.
+extern "C" __global__ void decide_rank_k(Dev d) {
+    rank_rules(d);
+    if (is_last_block(&d.st[YS_ST_DEC_DONE])) apply_best(d);
 }

@@ -168,6 +168,17 @@ extern "C" __global__ void learn_analyse_k(Dev d, u32 src, u32 inject_len) {
         else second = l > second ? l : second;
     }
     second = block_max_u64(second, sh);
+    // The second watch: a literal of the second highest level (watch invariant of
+    // propagate.cu: after the backjump it holds at level bj and the asserting one is false at
+    // bj). Any one of them will do.
+    __shared__ u32 w2;
+    if (tid == 0) w2 = YS_NONE;
+    __syncthreads();
+    for (u32 k = tid; k < s.len; k += blockDim.x) {
+        u32 x = d.delta[k];
+        if (x != s.x && level_of(ld_a(d, lit_var(x))) == second) atomicExch(&w2, x);
+    }
+    __syncthreads();
     u32 id = st[YS_ST_L_COUNT], off = st[YS_ST_L_USED];
     if (off + s.len > d.l_cap_lits || id + 1 > d.l_cap_ng) {
         if (tid == 0) st[YS_ST_ERROR] = YS_ERR_LEARN_CAPACITY;
@@ -182,6 +193,15 @@ extern "C" __global__ void learn_analyse_k(Dev d, u32 src, u32 inject_len) {
     __syncthreads();
     if (tid == 0) {
         d.l_off[id + 1] = off + s.len;
+        // Watches (nogoods of one literal need none: it is asserted at level 1 for good).
+        // No round runs during this kernel, so plain pushes are safe.
+        if (s.len >= 2) {
+            d.lwatch[id] = ((u64)w2 << 32) | (u64)s.x;
+            d.lnext[2 * id] = d.lhead[s.x];
+            d.lhead[s.x] = 2 * id;
+            d.lnext[2 * id + 1] = d.lhead[w2];
+            d.lhead[w2] = 2 * id + 1;
+        }
         st[YS_ST_L_COUNT] = id + 1;
         st[YS_ST_L_USED] = off + s.len;
         st[YS_ST_BJ_LEVEL] = second > 1 ? (u32)second : 1u;

@@ -1,13 +1,44 @@
-// propagate.cu — PropagateAndCheck of the paper (Algorithm 2), frontier-driven.
+// propagate.cu — PropagateAndCheck of the paper (Algorithm 2), frontier-driven, split by size.
 //
-// Invariant (fixpoint): when st[FIXPOINT] = 1, no input or learned nogood is violated or unit
-// under A. Why it holds without watched literals: a round processes the frontier F_r (literals
-// made true before the launch) and re-reads each nogood that contains one of them in full; a
-// nogood's literal assigned last (by round) is in some F_r, and the launch that processes it
-// sees every other literal of the nogood, so no unit or violated nogood is missed however many
-// threads touch it at once (there is no shared watch to update, hence no lost update). Learned
-// nogoods have no occurrence map: every round reads all of them (the paper does the same, one
-// thread per learned nogood).
+// A round processes the frontier F_r: literals made true before the round started. For each
+// literal l of F_r:
+//  * input nogoods of length 2 and 3 containing l (socc) are re-read in full: the literal of a
+//    nogood assigned last is in some frontier, and the round that processes it sees all the
+//    others, so no short nogood is missed (no shared state, no lost update);
+//  * longer input nogoods and all learned ones are reached through two watched literals: the
+//    list of l (ihead/lhead, singly linked through inext/lnext, one node per nogood and slot)
+//    holds exactly the slots that watch l.
+//
+// Watch invariant W (holds at every fixpoint and survives backjumps): the two slots of a nogood
+// watch distinct literals of it, each slot's node is in the list of the literal it watches, and
+// if a watched literal holds then the other watched literal is false at a level <= its own.
+// At a fixpoint, a nogood with at most one literal not holding has a watched literal that holds,
+// so the other one is false: it is neither unit nor violated.
+//
+// Why W survives (levels): every assignment of a round is made at st[CDL], each decision opens
+// one level (complete-assignment falsifies one variable per level), and a level's frontier is
+// processed before the next decision; a conflict stops propagation only at levels above the
+// backjump level. So a watched literal that holds was processed at its own level, when the other
+// watch was false at a level <= it (or was made false then); a backjump that unassigns the
+// other watch unassigns this one too.
+//
+// Why it is race-free without locks:
+//  * only the walker of the list that holds a slot's node moves that slot: it detaches the whole
+//    list (atomicExch of the head), and it is the only walker of that literal in the round
+//    (each literal enters a frontier once per assignment);
+//  * a slot moves only to a literal seen not holding, so never into a list being walked this
+//    round (those literals held before the round started); if the new literal becomes true
+//    later in the round, it is in the next frontier and the node is in its list before that
+//    round starts (kernel boundary or grid barrier);
+//  * both slots of one nogood can be walked in the same round (both watched literals in F_r).
+//    The pair is one 64-bit word, replaced with atomicCAS that also compares the other slot:
+//    if the other walker moved its slot meanwhile, the CAS fails and we choose again, so the two
+//    slots never end on one literal (the lost update of the design's gap 4);
+//  * "unit", "violated" and "satisfied" are concluded from literals seen holding (which stay
+//    so for the round) and from the other watched literal seen unassigned or false — such a
+//    literal is not in F_r, so nobody moves that slot during the round.
+// A walker always finishes its list (re-pushing kept nodes), even after a conflict, so no node
+// is ever dropped.
 //
 // Assignments are claimed with atomicCAS on A[v]: exactly one thread wins, pushes the literal to
 // the next frontier and records reason, stamp and (fwd) deps; a loser that wanted the opposite
@@ -15,25 +46,11 @@
 
 #include "yasmin.cuh"
 
-// Check one nogood; propagate or report a conflict.
-__device__ void check_nogood(const Dev& d, const u32* lits, u32 n, u32 id, u32 cdl, u32 next) {
-    u32 unassigned = 0, w = 0;
-    for (u32 k = 0; k < n; ++k) {
-        u32 l = lits[k];
-        i32 a = ld_a(d, lit_var(l));
-        if (a == 0) {
-            if (++unassigned > 1) return;  // not unit yet
-            w = l;
-        } else if (!holds(l, a)) {
-            return;  // satisfied: one literal is false
-        }
-    }
-    if (unassigned == 0) {
-        atomicCAS(&d.st[YS_ST_CONFLICT], YS_NONE, id);
-        return;
-    }
-    // Unit: every literal but w holds, so the complement of w must hold.
-    u32 p = lit_neg(w), v = lit_var(p);
+// Make p (the complement of nogood id's last open literal) true at level cdl, or report the
+// conflict if p's variable was made false meanwhile.
+__device__ void propagate_lit(const Dev& d, const u32* lits, u32 n, u32 id, u32 p, u32 cdl,
+                              u32 next) {
+    u32 v = lit_var(p);
     i32 val = value_for(p, cdl);
     i32 old = atomicCAS(&d.A[v], 0, val);
     if (old == 0) {
@@ -57,8 +74,103 @@ __device__ void check_nogood(const Dev& d, const u32* lits, u32 n, u32 id, u32 c
         push_next(d, next, p);
         atomicAdd(&d.ctr[YS_CTR_PROPS], 1ull);
     } else if ((old > 0) != (val > 0)) {
-        // Someone made w true meanwhile: the whole nogood holds.
+        // Someone made the open literal true meanwhile: the whole nogood holds.
         atomicCAS(&d.st[YS_ST_CONFLICT], YS_NONE, id);
+    }
+}
+
+// Check one (short) nogood in full; propagate or report a conflict.
+__device__ void check_nogood(const Dev& d, const u32* lits, u32 n, u32 id, u32 cdl, u32 next) {
+    u32 unassigned = 0, w = 0;
+    for (u32 k = 0; k < n; ++k) {
+        u32 l = lits[k];
+        i32 a = ld_a(d, lit_var(l));
+        if (a == 0) {
+            if (++unassigned > 1) return;  // not unit yet
+            w = l;
+        } else if (!holds(l, a)) {
+            return;  // satisfied: one literal is false
+        }
+    }
+    if (unassigned == 0) {
+        atomicCAS(&d.st[YS_ST_CONFLICT], YS_NONE, id);
+        return;
+    }
+    propagate_lit(d, lits, n, id, lit_neg(w), cdl, next);
+}
+
+// Push node onto the list of literal l (lock-free stack push).
+__device__ __forceinline__ void watch_push(u32* head, u32* nxt, u32 l, u32 node) {
+    u32 h = *((volatile u32*)&head[l]);
+    while (true) {
+        nxt[node] = h;
+        __threadfence();
+        u32 seen = atomicCAS(&head[l], h, node);
+        if (seen == h) return;
+        h = seen;
+    }
+}
+
+// Slot s of nogood (lits, n, global id) watches l, which now holds. Move the slot to another
+// literal that does not hold, or conclude unit / violated / satisfied. Returns true when the
+// slot stays on l (the caller re-pushes the node).
+__device__ bool watch_visit(const Dev& d, u64* W, u32* head, u32* nxt, u32 j, u32 s, u32 l,
+                            const u32* lits, u32 n, u32 id, u32 cdl, u32 next) {
+    while (true) {
+        u64 w = *((volatile u64*)&W[j]);
+        u32 me = s ? (u32)(w >> 32) : (u32)w;
+        u32 other = s ? (u32)w : (u32)(w >> 32);
+        if (me != l) {
+            atomicExch(&d.st[YS_ST_ERROR], YS_ERR_WATCH);
+            return true;
+        }
+        i32 ao = ld_a(d, lit_var(other));
+        if (ao != 0 && !holds(other, ao)) return true;  // satisfied by the other watch
+        u32 rep = YS_NONE;
+        for (u32 k = 0; k < n; ++k) {
+            u32 x = lits[k];
+            if (x == l || x == other) continue;
+            i32 a = ld_a(d, lit_var(x));
+            if (a == 0 || !holds(x, a)) {
+                rep = x;
+                break;
+            }
+        }
+        if (rep != YS_NONE) {
+            u64 nw = s ? (((u64)rep << 32) | (u64)other) : (((u64)other << 32) | (u64)rep);
+            if (atomicCAS(&W[j], w, nw) == w) {
+                watch_push(head, nxt, rep, 2 * j + s);
+                return false;
+            }
+            continue;  // the other slot moved meanwhile: choose again
+        }
+        // Every literal but `other` holds.
+        ao = ld_a(d, lit_var(other));
+        if (ao == 0) {
+            propagate_lit(d, lits, n, id, lit_neg(other), cdl, next);
+        } else if (holds(other, ao)) {
+            atomicCAS(&d.st[YS_ST_CONFLICT], YS_NONE, id);
+        }
+        return true;
+    }
+}
+
+// Walk (detach, visit, re-push) the watch list of l, input (learned = false) or learned.
+__device__ void watch_walk(const Dev& d, bool learned, u32 l, u32 cdl, u32 next) {
+    u32* head = learned ? d.lhead : d.ihead;
+    u32* nxt = learned ? d.lnext : d.inext;
+    u64* W = learned ? d.lwatch : d.iwatch;
+    u32 node = atomicExch(&head[l], YS_NONE);
+    while (node != YS_NONE) {
+        u32 after = nxt[node];
+        u32 j = node >> 1, s = node & 1u;
+        const u32* lits;
+        u32 n, id = learned ? d.n_input + j : j;
+        ng_span(d, id, &lits, &n);
+        if (watch_visit(d, W, head, nxt, j, s, l, lits, n, id, cdl, next)) {
+            watch_push(head, nxt, l, node);
+        }
+        node = after;
     }
 }
 
@@ -86,43 +198,53 @@ extern "C" __global__ void prop_units_k(Dev d) {
     }
 }
 
-// One propagation round: blocks stride over the current frontier (threads stride over the
-// occurrences of one literal, so a literal in more nogoods than a block has threads is fully
-// covered), then all threads stride over the learned nogoods. The last block to finish swaps
-// the frontiers and sets FIXPOINT.
+// The work of one round over frontier `cur`: blocks stride over the frontier for the short
+// nogoods (threads stride over the occurrences of one literal, so a literal in more nogoods
+// than a block has threads is fully covered); threads stride over the frontier for the watch
+// lists (a list is walked by one thread).
+__device__ void round_body(const Dev& d, u32 cur, u32 cdl) {
+    u32 next = cur ^ 1u;
+    u32 n = d.st[YS_ST_FRONT_LEN0 + cur];
+    const u32* f = frontier(d, cur);
+    for (u32 i = blockIdx.x; i < n; i += gridDim.x) {
+        u32 l = f[i];
+        u32 b = d.socc_off[l], e = d.socc_off[l + 1];
+        for (u32 k = b + threadIdx.x; k < e; k += blockDim.x) {
+            u32 id = d.socc[k];
+            u32 s = d.ng_off[id];
+            check_nogood(d, d.ng_lits + s, d.ng_off[id + 1] - s, id, cdl, next);
+        }
+    }
+    u32 t = blockIdx.x * blockDim.x + threadIdx.x, nt = gridDim.x * blockDim.x;
+    for (u32 i = t; i < 2 * n; i += nt) watch_walk(d, i >= n, f[i >= n ? i - n : i], cdl, next);
+}
+
+// After a round: swap the frontiers and set FIXPOINT (one thread, all writes of the round
+// visible to it).
+__device__ void round_finish(const Dev& d, u32 cur) {
+    u32* st = d.st;
+    u32 next = cur ^ 1u;
+    u32 produced = *((volatile u32*)&st[YS_ST_FRONT_LEN0 + next]);
+    u32 conflict = *((volatile u32*)&st[YS_ST_CONFLICT]);
+    st[YS_ST_FRONT_LEN0 + cur] = 0;
+    st[YS_ST_PARITY] = next;
+    st[YS_ST_FIXPOINT] = (produced == 0 && conflict == YS_NONE) ? 1u : 0u;
+    st[YS_ST_ROUNDS_BUSY] += 1;
+    d.ctr[YS_CTR_ROUNDS] += 1;
+    __threadfence();
+}
+
+__device__ __forceinline__ bool round_active(const u32* st) {
+    return st[YS_ST_CONFLICT] == YS_NONE && st[YS_ST_FIXPOINT] == 0 && st[YS_ST_UNSAT] == 0 &&
+           st[YS_ST_ERROR] == 0;
+}
+
+// One propagation round per launch (fallback when cooperative launch is not available). The
+// last block to finish swaps the frontiers and sets FIXPOINT.
 extern "C" __global__ void prop_round_k(Dev d) {
     u32* st = d.st;
-    bool active = st[YS_ST_CONFLICT] == YS_NONE && st[YS_ST_FIXPOINT] == 0 && st[YS_ST_UNSAT] == 0;
-    u32 cur = st[YS_ST_PARITY], next = cur ^ 1u;
-    if (active) {
-        u32 cdl = st[YS_ST_CDL];
-        u32 n = st[YS_ST_FRONT_LEN0 + cur];
-        const u32* f = frontier(d, cur);
-        for (u32 i = blockIdx.x; i < n; i += gridDim.x) {
-            u32 l = f[i];
-            u32 b = d.occ_off[l], e = d.occ_off[l + 1];
-            for (u32 k = b + threadIdx.x; k < e; k += blockDim.x) {
-                u32 id = d.occ[k];
-                u32 s = d.ng_off[id];
-                check_nogood(d, d.ng_lits + s, d.ng_off[id + 1] - s, id, cdl, next);
-            }
-        }
-        u32 nl = st[YS_ST_L_COUNT];
-        for (u32 j = blockIdx.x * blockDim.x + threadIdx.x; j < nl; j += gridDim.x * blockDim.x) {
-            u32 s = d.l_off[j];
-            check_nogood(d, d.l_lits + s, d.l_off[j + 1] - s, d.n_input + j, cdl, next);
-        }
-    }
-    if (last_block_done(&st[YS_ST_ROUND_DONE])) {
-        if (active) {
-            u32 produced = *((volatile u32*)&st[YS_ST_FRONT_LEN0 + next]);
-            u32 conflict = *((volatile u32*)&st[YS_ST_CONFLICT]);
-            st[YS_ST_FRONT_LEN0 + cur] = 0;
-            st[YS_ST_PARITY] = next;
-            st[YS_ST_FIXPOINT] = (produced == 0 && conflict == YS_NONE) ? 1u : 0u;
-            st[YS_ST_ROUNDS_BUSY] += 1;
-            d.ctr[YS_CTR_ROUNDS] += 1;
-            __threadfence();
-        }
-    }
+    bool active = round_active(st);
+    u32 cur = st[YS_ST_PARITY];
+    if (active) round_body(d, cur, st[YS_ST_CDL]);
+    if (last_block_done(&st[YS_ST_ROUND_DONE]) && active) round_finish(d, cur);
 }

@@ -33,7 +33,7 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ST_PARITY 2         // which frontier buffer is current
 #define YS_ST_FRONT_LEN0 3
 #define YS_ST_FRONT_LEN1 4
-#define YS_ST_ROUND_DONE 5     // blocks of prop_round_k that finished (last-block pattern)
+#define YS_ST_ERROR 5          // non-zero: a device-side invariant failed (YS_ERR_*)
 #define YS_ST_FIXPOINT 6       // 1: the last round found no new literal and no conflict
 #define YS_ST_ACTION 7         // what the last decide/complete step did (YS_ACT_*)
 #define YS_ST_EPOCH 8          // assignment stamp counter (order of assignment)
@@ -48,10 +48,14 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ST_BEST_LO 18       // 64-bit best decision key (8-byte aligned)
 #define YS_ST_BEST_HI 19
 #define YS_ST_N_COMPLETED 20   // variables falsified by the last complete step
-#define YS_ST_ERROR 22         // non-zero: a device-side invariant failed (YS_ERR_*)
+#define YS_ST_ROUND_DONE 22    // blocks of prop_round_k that finished (last-block pattern)
 #define YS_ST_ACT_INC 23       // activity increment (float bits)
 #define YS_ST_ROUNDS_BUSY 24   // rounds that found work since the host last cleared it
 #define YS_ST_UNDO_DONE 25     // blocks of backjump_undo_k that finished
+#define YS_ST_GO 26            // step_k: 1 while the next round is to run (written between barriers)
+#define YS_ST_BAR_COUNT 27     // grid barrier of step_k: blocks arrived
+#define YS_ST_BAR_GEN 28       // grid barrier of step_k: generation
+#define YS_ST_HOST_WORDS 12    // the host reads back only st[0..12] (48 bytes) per iteration
 #define YS_ST_WORDS 32
 
 #define YS_ACT_NONE 0          // no applicable rule: complete next
@@ -62,6 +66,7 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ERR_NOT_VIOLATED 1  // the nogood to analyse is not violated by A
 #define YS_ERR_LEARN_CAPACITY 2
 #define YS_ERR_NO_REASON 3     // two literals without reason on one level
+#define YS_ERR_WATCH 4         // a watch-list node whose slot does not watch the list's literal
 
 // ---- 64-bit counters (u64 array `ctr`, read when the host updates Stats) ----
 #define YS_CTR_PROPS 0
@@ -95,7 +100,7 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_BLOCK 256           // threads per block of every multi-block kernel
 #define YS_LEARN_THREADS 256
 
-#define YS_DEV_BYTES 264
+#define YS_DEV_BYTES 328
 
 // Every kernel takes this by value: device pointers, then sizes and options.
 struct Dev {
@@ -127,6 +132,14 @@ struct Dev {
     const u32* body_kind;      // YS_BODY_*
     const float* lit_score;    // static heuristic score per literal (occ or jw)
     float* act;                // activity per variable
+    const u32* socc_off;  // literal -> input nogoods of length 2 or 3 containing it (CSR)
+    const u32* socc;
+    u64* iwatch;          // per input nogood of length > 3: watched literals (slot 0 low word)
+    u32* inext;           // per watch node 2*id+slot of input nogoods: next node in its list
+    u32* ihead;           // per literal: first node watching it (input nogoods)
+    u64* lwatch;          // as iwatch/inext/ihead, for learned nogood j (every length >= 2)
+    u32* lnext;
+    u32* lhead;
     u32 n_input;          // input nogoods
     u32 n_units;          // input unit nogoods (the first n_units)
     u32 num_vars;         // variables are 1..num_vars-1
@@ -249,4 +262,28 @@ __device__ __forceinline__ bool is_last_block(u32* counter) {
 // As is_last_block, but true only in thread 0 of that block.
 __device__ __forceinline__ bool last_block_done(u32* counter) {
     return is_last_block(counter) && threadIdx.x == 0;
+}
+
+// Grid-wide barrier for step_k, which is launched cooperatively (every block co-resident, so
+// spinning cannot starve a block that has not arrived). Thread 0 of each block reads the
+// generation before arriving; the last block to arrive resets the count and then bumps the
+// generation, which releases the others. The fences make every write before the barrier
+// visible to every read after it.
+__device__ __forceinline__ void grid_barrier(u32* st) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile u32* gen = &st[YS_ST_BAR_GEN];
+        u32 g = *gen;
+        __threadfence();
+        if (atomicAdd(&st[YS_ST_BAR_COUNT], 1u) == gridDim.x - 1) {
+            st[YS_ST_BAR_COUNT] = 0;
+            __threadfence();
+            atomicAdd(&st[YS_ST_BAR_GEN], 1u);
+        } else {
+            while (*gen == g) {
+            }
+        }
+        __threadfence();
+    }
+    __syncthreads();
 }

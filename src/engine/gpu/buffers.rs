@@ -75,8 +75,78 @@ fn literal_scores(c: &Completion, h: Heuristic) -> Vec<f32> {
     s
 }
 
+/// Literal -> input nogoods of length 2 or 3 (CSR), and the initial watches of the longer ones:
+/// slots 0 and 1 watch the first two distinct literals; `head` per literal, `next` per node
+/// (2 * id + slot), `NONE` ends a list.
+struct InputWatches {
+    socc_off: Vec<u32>,
+    socc: Vec<u32>,
+    watch: Vec<u64>,
+    next: Vec<u32>,
+    head: Vec<u32>,
+}
+
+fn input_watches(c: &Completion) -> InputWatches {
+    let db = &c.db;
+    let nl = 2 * db.num_vars as usize;
+    let (short_lo, long_lo) = (db.bounds[0], db.bounds[2]);
+    let mut w = InputWatches {
+        socc_off: Vec::with_capacity(nl + 1),
+        socc: Vec::new(),
+        watch: vec![0; db.len()],
+        next: vec![layout::NONE; 2 * db.len()],
+        head: vec![layout::NONE; nl],
+    };
+    w.socc_off.push(0);
+    for l in 0..nl {
+        let occ = db.occurrences(Lit(l as u32));
+        w.socc
+            .extend(occ.iter().filter(|&&id| id >= short_lo && id < long_lo));
+        w.socc_off.push(w.socc.len() as u32);
+    }
+    for id in long_lo as usize..db.len() {
+        let lits = db.nogood(id);
+        let a = lits[0];
+        let b = lits.iter().copied().find(|&x| x != a).unwrap_or(a);
+        w.watch[id] = ((b as u64) << 32) | a as u64;
+        for (slot, l) in [(0usize, a), (1, b)] {
+            w.next[2 * id + slot] = w.head[l as usize];
+            w.head[l as usize] = (2 * id + slot) as u32;
+        }
+    }
+    w
+}
+
+/// Learned-nogood watch lists rebuilt from the watch pairs (after compaction); a pair of
+/// `u64::MAX` (a nogood of one literal) joins no list.
+pub fn learned_lists(watch: &[u64], num_lits: usize) -> (Vec<u32>, Vec<u32>) {
+    let mut head = vec![layout::NONE; num_lits];
+    let mut next = vec![layout::NONE; 2 * watch.len()];
+    for (j, &w) in watch.iter().enumerate() {
+        if w == u64::MAX {
+            continue;
+        }
+        for (slot, l) in [(0usize, w as u32), (1, (w >> 32) as u32)] {
+            next[2 * j + slot] = head[l as usize];
+            head[l as usize] = (2 * j + slot) as u32;
+        }
+    }
+    (head, next)
+}
+
 pub struct Buffers {
     stream: Arc<CudaStream>,
+    pub reason: CudaSlice<u32>,
+    pub lwatch: CudaSlice<u64>,
+    pub lnext: CudaSlice<u32>,
+    pub lhead: CudaSlice<u32>,
+    _iw: (
+        CudaSlice<u32>,
+        CudaSlice<u32>,
+        CudaSlice<u64>,
+        CudaSlice<u32>,
+        CudaSlice<u32>,
+    ),
     pub st: CudaSlice<u32>,
     pub ctr: CudaSlice<u64>,
     pub a: CudaSlice<i32>,
@@ -148,6 +218,18 @@ impl Buffers {
         let l_cap_ng = 1 << 14;
         let l_lits = zeros::<u32>(s, l_cap_lits)?;
         let l_off = zeros::<u32>(s, l_cap_ng + 1)?;
+        let lwatch = zeros::<u64>(s, l_cap_ng)?;
+        let lnext = zeros::<u32>(s, 2 * l_cap_ng)?;
+        let lhead = upload(s, &vec![layout::NONE; 2 * nv], &mut bytes)?;
+        let reason = zeros::<u32>(s, nv)?;
+        let iw = input_watches(c);
+        let iw_dev = (
+            upload(s, &iw.socc_off, &mut bytes)?,
+            upload(s, &iw.socc, &mut bytes)?,
+            upload(s, &iw.watch, &mut bytes)?,
+            upload(s, &iw.next, &mut bytes)?,
+            upload(s, &iw.head, &mut bytes)?,
+        );
 
         // Order matters: the indices below name these buffers.
         let fixed: Vec<CudaSlice<u32>> = vec![
@@ -155,7 +237,7 @@ impl Buffers {
             upload(s, &db.offsets, &mut bytes)?,     // 1 ng_off
             upload(s, &db.occ_offsets, &mut bytes)?, // 2 occ_off
             upload(s, &db.occ, &mut bytes)?,         // 3 occ
-            zeros(s, nv)?,                           // 4 reason
+            zeros(s, 1)?,                            // 4 (unused: reason is its own field)
             zeros(s, nv)?,                           // 5 stamp
             zeros(s, nv)?,                           // 6 ready
             zeros(s, nv + 1)?,                       // 7 front0
@@ -185,7 +267,7 @@ impl Buffers {
             occ_off: f(2),
             occ: f(3),
             a: ptr(&a, s),
-            reason: f(4),
+            reason: ptr(&reason, s),
             stamp: f(5),
             deps: ptr(&deps, s),
             ready: f(6),
@@ -206,6 +288,14 @@ impl Buffers {
             body_kind: f(18),
             lit_score: ptr(&floats[0], s),
             act: ptr(&floats[1], s),
+            socc_off: ptr(&iw_dev.0, s),
+            socc: ptr(&iw_dev.1, s),
+            iwatch: ptr(&iw_dev.2, s),
+            inext: ptr(&iw_dev.3, s),
+            ihead: ptr(&iw_dev.4, s),
+            lwatch: ptr(&lwatch, s),
+            lnext: ptr(&lnext, s),
+            lhead: ptr(&lhead, s),
             n_input: db.len() as u32,
             n_units: db.bounds[0],
             num_vars: db.num_vars,
@@ -223,6 +313,11 @@ impl Buffers {
         };
         Ok(Buffers {
             stream,
+            reason,
+            lwatch,
+            lnext,
+            lhead,
+            _iw: iw_dev,
             st: st_buf,
             ctr,
             a,
@@ -235,6 +330,10 @@ impl Buffers {
             params,
             setup_bytes: bytes,
         })
+    }
+
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
     }
 
     pub fn params(&self) -> DevParams {
@@ -272,6 +371,19 @@ impl Buffers {
             &mut off.slice_mut(..count as usize + 1),
         )
         .map_err(|e| engine_error("growing the learned store", e))?;
+        let mut lwatch = zeros::<u64>(s, new_ng as usize)?;
+        let mut lnext = zeros::<u32>(s, 2 * new_ng as usize)?;
+        if count > 0 {
+            let c = count as usize;
+            s.memcpy_dtod(&self.lwatch.slice(..c), &mut lwatch.slice_mut(..c))
+                .map_err(|e| engine_error("growing the learned store", e))?;
+            s.memcpy_dtod(&self.lnext.slice(..2 * c), &mut lnext.slice_mut(..2 * c))
+                .map_err(|e| engine_error("growing the learned store", e))?;
+        }
+        p.lwatch = ptr(&lwatch, s);
+        p.lnext = ptr(&lnext, s);
+        self.lwatch = lwatch;
+        self.lnext = lnext;
         p.l_lits = ptr(&lits, s);
         p.l_off = ptr(&off, s);
         p.l_cap_lits = new_lits as u32;

@@ -21,6 +21,7 @@ pub const KERNEL_FILES: &[(&str, &str)] = &[
     ),
     ("complete.cu", include_str!("../../../kernels/complete.cu")),
     ("decide.cu", include_str!("../../../kernels/decide.cu")),
+    ("step.cu", include_str!("../../../kernels/step.cu")),
     ("learn.cu", include_str!("../../../kernels/learn.cu")),
     ("backjump.cu", include_str!("../../../kernels/backjump.cu")),
 ];
@@ -30,6 +31,7 @@ pub const KERNEL_NAMES: &[&str] = &[
     "prop_units_k",
     "prop_round_k",
     "decide_rank_k",
+    "step_k",
     "learn_analyse_k",
     "backjump_undo_k",
 ];

@@ -15,6 +15,9 @@ pub struct Launcher {
     pub dev: Device,
     pub launches: u64,
     pub sync_always: bool,
+    /// step_k can be launched cooperatively (false after a refused launch: then the host
+    /// launches decide_rank_k and prop_round_k instead).
+    pub coop: bool,
 }
 
 fn grid_for(n: u32, cap: u32) -> u32 {
@@ -30,6 +33,18 @@ impl Launcher {
         p: &DevParams,
         extra: &[u32],
     ) -> Result<(), EngineError> {
+        self.launch_as(name, grid, block, p, extra, false)
+    }
+
+    fn launch_as(
+        &mut self,
+        name: &'static str,
+        grid: u32,
+        block: u32,
+        p: &DevParams,
+        extra: &[u32],
+        cooperative: bool,
+    ) -> Result<(), EngineError> {
         let f = self.dev.kernels.get(name);
         let mut b = self.dev.stream.launch_builder(f);
         b.arg(p);
@@ -43,7 +58,14 @@ impl Launcher {
         };
         // SAFETY: every kernel takes `Dev` by value (layout checked against the header), plus
         // the 32-bit words of `extra` for learn_analyse_k; all pointers in it are live buffers.
-        unsafe { b.launch(cfg) }.map_err(|e| engine_error(&format!("launching {name}"), e))?;
+        if cooperative {
+            // SAFETY: as below; cooperative launch additionally guarantees co-residency.
+            unsafe { b.launch_cooperative(cfg) }
+                .map_err(|e| engine_error(&format!("launching {name}"), e))?;
+        } else {
+            // SAFETY: see the comment above.
+            unsafe { b.launch(cfg) }.map_err(|e| engine_error(&format!("launching {name}"), e))?;
+        }
         self.launches += 1;
         if self.sync_always {
             self.dev
@@ -99,15 +121,50 @@ impl Launcher {
         self.launch("learn_analyse_k", 1, LEARN_THREADS, &p, &[src, inject_len])
     }
 
-    /// Backjump: undo the levels above the chosen one and assert the learned literal.
-    pub fn backjump_undo(&mut self, b: &Buffers) -> Result<(), EngineError> {
+    /// Backjump: undo the levels above the chosen one and assert the learned literal; with
+    /// `restart`, undo every level above 1 and assert nothing.
+    pub fn backjump_undo(&mut self, b: &Buffers, restart: bool) -> Result<(), EngineError> {
         let p = b.params();
         self.launch(
             "backjump_undo_k",
             grid_for(p.num_vars, self.wide()),
             BLOCK,
             &p,
-            &[],
+            &[restart as u32],
         )
+    }
+
+    /// One search step in one cooperative launch: a decision if `decide`, then rounds until a
+    /// fixpoint, a conflict or `max_rounds`. Returns false (nothing launched) when cooperative
+    /// launch is not available; the caller then uses decide_rank / prop_round.
+    pub fn step(
+        &mut self,
+        b: &Buffers,
+        decide: bool,
+        max_rounds: u32,
+    ) -> Result<bool, EngineError> {
+        if !self.coop {
+            return Ok(false);
+        }
+        let p = b.params();
+        let grid = self.dev.sm_count;
+        match self.launch_as(
+            "step_k",
+            grid,
+            BLOCK,
+            &p,
+            &[decide as u32, max_rounds],
+            true,
+        ) {
+            Ok(()) => Ok(true),
+            Err(EngineError::Device(m))
+                if m.contains("COOPERATIVE") || m.contains("NOT_SUPPORTED") =>
+            {
+                // Refused before running (too many blocks to co-reside, or unsupported).
+                self.coop = false;
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     }
 }

@@ -34,6 +34,10 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("ST_ACT_INC", st::ACT_INC as u64),
     ("ST_ROUNDS_BUSY", st::ROUNDS_BUSY as u64),
     ("ST_UNDO_DONE", st::UNDO_DONE as u64),
+    ("ST_GO", st::GO as u64),
+    ("ST_BAR_COUNT", st::BAR_COUNT as u64),
+    ("ST_BAR_GEN", st::BAR_GEN as u64),
+    ("ST_HOST_WORDS", st::HOST_WORDS as u64),
     ("ST_WORDS", st::WORDS as u64),
     ("ACT_NONE", act::NONE as u64),
     ("ACT_DECIDED", act::DECIDED as u64),
@@ -42,6 +46,7 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("ERR_NOT_VIOLATED", 1),
     ("ERR_LEARN_CAPACITY", 2),
     ("ERR_NO_REASON", 3),
+    ("ERR_WATCH", 4),
     ("CTR_PROPS", ctr::PROPS as u64),
     ("CTR_DECISIONS", ctr::DECISIONS as u64),
     ("CTR_CONFLICTS", ctr::CONFLICTS as u64),
@@ -75,7 +80,7 @@ pub const BODY_CONJ: u32 = 0;
 pub const BODY_SUM: u32 = 1;
 pub const BLOCK: u32 = 256;
 pub const LEARN_THREADS: u32 = 256;
-pub const DEV_BYTES: usize = 264;
+pub const DEV_BYTES: usize = 328;
 
 /// Indices into the state words `st`.
 pub mod st {
@@ -84,7 +89,7 @@ pub mod st {
     pub const PARITY: usize = 2;
     pub const FRONT_LEN0: usize = 3;
     pub const FRONT_LEN1: usize = 4;
-    pub const ROUND_DONE: usize = 5;
+    pub const ERROR: usize = 5;
     pub const FIXPOINT: usize = 6;
     pub const ACTION: usize = 7;
     pub const EPOCH: usize = 8;
@@ -99,10 +104,15 @@ pub mod st {
     pub const BEST_LO: usize = 18;
     pub const BEST_HI: usize = 19;
     pub const N_COMPLETED: usize = 20;
-    pub const ERROR: usize = 22;
+    pub const ROUND_DONE: usize = 22;
     pub const ACT_INC: usize = 23;
     pub const ROUNDS_BUSY: usize = 24;
     pub const UNDO_DONE: usize = 25;
+    pub const GO: usize = 26;
+    pub const BAR_COUNT: usize = 27;
+    pub const BAR_GEN: usize = 28;
+    /// The host reads back only `st[..HOST_WORDS]` per iteration (CDL..L_USED, ERROR).
+    pub const HOST_WORDS: usize = 12;
     pub const WORDS: usize = 32;
 }
 
@@ -166,6 +176,14 @@ pub struct DevParams {
     pub body_kind: u64,
     pub lit_score: u64,
     pub act: u64,
+    pub socc_off: u64,
+    pub socc: u64,
+    pub iwatch: u64,
+    pub inext: u64,
+    pub ihead: u64,
+    pub lwatch: u64,
+    pub lnext: u64,
+    pub lhead: u64,
     pub n_input: u32,
     pub n_units: u32,
     pub num_vars: u32,

@@ -3,17 +3,24 @@
 //!
 //! Invariant: the device holds the whole search state (assignment with ±level, reasons, stamps,
 //! dependency bitmaps, frontier, decision stack, learned nogoods); per loop iteration the host
-//! reads back only the state words (128 bytes). The host also takes part in two places, both on
+//! reads back only the first state words (`st::HOST_WORDS`, 48 bytes); a search step (a
+//! decision and the propagation rounds after it) is one cooperative launch of `step_k`. The host also takes part in two places, both on
 //! total assignments only: it downloads the assignment to report a model, and, for non-tight
 //! programs, runs the unfounded-set check (`unfounded.rs`) and uploads the loop nogood it finds.
 //! A model is reported only at a propagation fixpoint with no violated nogood, nothing
 //! unassigned, and (non-tight) no unfounded atom; after it, the decisions that led to it are
-//! learned as a blocking nogood, so no model is reported twice.
+//! learned as a blocking nogood (kept for good), so no model is reported twice.
+//!
+//! Restarts follow the Luby sequence times [`RESTART_UNIT`] conflicts and go back to level 1
+//! (the top level: levels are numbered from 1 here); learned-nogood deletion (`reduce.rs`) runs
+//! at a restart, first after [`REDUCE_FIRST`] conflicts, then at gaps growing by
+//! [`REDUCE_GROWTH`] (the host engine's schedule).
 
 pub mod buffers;
 pub mod device;
 pub mod launch;
 pub mod layout;
+pub mod reduce;
 pub mod unfounded;
 
 pub use device::{available, kernel_source, KERNEL_NAMES};
@@ -27,6 +34,30 @@ use layout::{act, ctr, src, st};
 use crate::engine::{Engine, EngineError, Limits, Model, Options, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
+
+/// Conflicts per Luby unit between restarts.
+pub const RESTART_UNIT: u64 = 100;
+/// Conflicts before the first learned-nogood deletion.
+pub const REDUCE_FIRST: u64 = 2000;
+/// Growth of the gap between deletions.
+pub const REDUCE_GROWTH: u64 = 300;
+/// Rounds per step_k launch at most (the host launches another step if it is reached).
+const MAX_ROUNDS: u32 = 1 << 16;
+
+/// The `i`-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, ...
+pub fn luby(i: u64) -> u64 {
+    let mut i = i;
+    loop {
+        let mut k = 1;
+        while (1u64 << k) - 1 < i {
+            k += 1;
+        }
+        if (1u64 << k) - 1 == i {
+            return 1 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
 
 /// What the host keeps for the unfounded-set check (non-tight programs only).
 struct HostCheck {
@@ -49,6 +80,13 @@ pub struct GpuEngine {
     exhausted: bool,
     /// Rounds launched per batch (adapted to how many the last fixpoint needed).
     rounds: u32,
+    conflicts: u64,
+    luby_index: u64,
+    next_restart: u64,
+    next_reduce: u64,
+    reduce_gap: u64,
+    /// Learned nogoods that must never be deleted (blocking nogoods of reported models).
+    permanent: Vec<bool>,
 }
 
 impl GpuEngine {
@@ -64,6 +102,7 @@ impl GpuEngine {
                 dev,
                 launches: 0,
                 sync_always: opts.sync_always,
+                coop: std::env::var_os("YASMIN_NO_COOP").is_none(),
             },
             buf,
             check,
@@ -75,6 +114,12 @@ impl GpuEngine {
             block_pending: false,
             exhausted: c.db.has_empty,
             rounds: 4,
+            conflicts: 0,
+            luby_index: 1,
+            next_restart: RESTART_UNIT,
+            next_reduce: REDUCE_FIRST,
+            reduce_gap: REDUCE_FIRST,
+            permanent: Vec::new(),
         };
         if !e.exhausted {
             e.run.prop_units(&e.buf)?;
@@ -97,11 +142,55 @@ impl GpuEngine {
 
     fn read_state(&mut self) -> Result<(), EngineError> {
         let s = &self.run.dev.stream;
-        s.memcpy_dtoh(&self.buf.st, &mut self.state[..])
+        let n = st::HOST_WORDS;
+        s.memcpy_dtoh(&self.buf.st.slice(..n), &mut self.state[..n])
             .map_err(|e| device::engine_error("reading the search state", e))?;
         self.sync("the search failed on the GPU")?;
-        self.stats.bytes_from_device += 4 * st::WORDS as u64;
+        self.stats.bytes_from_device += 4 * n as u64;
         Ok(())
+    }
+
+    /// A search step: a decision if `decide`, then propagation (one cooperative launch, or
+    /// the fallback launches).
+    fn step(&mut self, decide: bool) -> Result<(), EngineError> {
+        if self.run.step(&self.buf, decide, MAX_ROUNDS)? {
+            return Ok(());
+        }
+        if decide {
+            self.run.decide_rank(&self.buf)?;
+        }
+        self.launch_rounds()
+    }
+
+    /// Restart (and delete learned nogoods) when due; true if it did. Called at a fixpoint
+    /// with no conflict, so level 1 is at a fixpoint after it.
+    fn restart_if_due(&mut self) -> Result<bool, EngineError> {
+        let reduce_due = self.conflicts >= self.next_reduce;
+        if self.conflicts < self.next_restart && !reduce_due {
+            return Ok(false);
+        }
+        if self.conflicts >= self.next_restart {
+            self.luby_index += 1;
+            self.next_restart = self.conflicts + RESTART_UNIT * luby(self.luby_index);
+        }
+        self.run.backjump_undo(&self.buf, true)?;
+        self.stats.restarts += 1;
+        self.decided = false;
+        if reduce_due {
+            self.reduce_gap += REDUCE_GROWTH;
+            self.next_reduce = self.conflicts + self.reduce_gap;
+            self.read_state()?;
+            let r = reduce::reduce(
+                &mut self.buf,
+                self.state[st::L_COUNT],
+                self.state[st::L_USED],
+                &mut self.permanent,
+            )?;
+            self.stats.deleted += r.deleted;
+            self.stats.bytes_from_device += r.bytes_down;
+            self.stats.bytes_to_device += r.bytes_up;
+        }
+        Ok(true)
     }
 
     fn launch_rounds(&mut self) -> Result<(), EngineError> {
@@ -115,10 +204,13 @@ impl GpuEngine {
     fn analyse(&mut self, source: u32, inject_len: u32) -> Result<(), EngineError> {
         self.buf
             .reserve_learned(self.state[st::L_USED], self.state[st::L_COUNT])?;
+        if source == src::CONFLICT {
+            self.conflicts += 1;
+        }
         self.run.learn_analyse(&self.buf, source, inject_len)?;
-        self.run.backjump_undo(&self.buf)?;
+        self.run.backjump_undo(&self.buf, false)?;
         self.decided = false;
-        self.launch_rounds()
+        self.step(false)
     }
 
     fn download_assignment(&mut self) -> Result<Vec<i32>, EngineError> {
@@ -154,6 +246,13 @@ impl GpuEngine {
         if self.block_pending {
             self.block_pending = false;
             self.read_state()?;
+            // The nogood learned from the decisions gets this index; it blocks the model and
+            // must never be deleted.
+            let id = self.state[st::L_COUNT] as usize;
+            if self.permanent.len() <= id {
+                self.permanent.resize(id + 1, false);
+            }
+            self.permanent[id] = true;
             self.analyse(src::DECISIONS, 0)?;
         }
         loop {
@@ -179,7 +278,7 @@ impl GpuEngine {
             if s[st::FIXPOINT] == 0 {
                 // Not there yet: more rounds per batch next time.
                 self.rounds = (self.rounds * 2).min(64);
-                self.launch_rounds()?;
+                self.step(false)?;
                 continue;
             }
             if self.decided && s[st::ACTION] == act::TOTAL {
@@ -204,10 +303,12 @@ impl GpuEngine {
                 self.block_pending = true;
                 return Ok(Step::Model(Model { atoms }));
             }
+            if self.restart_if_due()? {
+                continue;
+            }
             self.rounds = (self.rounds.saturating_sub(1)).max(2);
-            self.run.decide_rank(&self.buf)?;
+            self.step(true)?;
             self.decided = true;
-            self.launch_rounds()?;
         }
     }
 }
