@@ -3,12 +3,14 @@
 //!
 //! Invariant: the supported models of the returned program (atoms `1..=num_atoms`) are exactly
 //! the supported models of the input program with its externals read as documented on
-//! [`analyse`]; equal normalised bodies are stored once; anything of the input the solver cannot
+//! [`analyse`] and its disjunctive rules shifted (which keeps the answer sets of a
+//! head-cycle-free program; other disjunctive programs are rejected); equal normalised bodies are stored once; anything of the input the solver cannot
 //! honour is an [`Unsupported`] error, never silently dropped (`#heuristic`, which only guides
 //! search, becomes a warning).
 
 use super::normalise::{normalise_conj, normalise_sum};
 use super::scc::{tarjan, Csr};
+use super::shift::{head_cycle, shifted_body};
 use super::{BodyDef, GroundProgram, RuleDef};
 use lparse::{Body, ExternalValue, HeadKind, Program};
 use std::collections::hash_map::DefaultHasher;
@@ -19,9 +21,14 @@ use std::hash::{Hash, Hasher};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unsupported {
     #[error(
-        "disjunctive rule heads are not supported yet (rule {rule} of the input has {atoms} head atoms)"
+        "disjunctive program is not head-cycle-free: atoms {a} and {b} of one head (rule {rule} of \
+         the input) are in a positive cycle; not supported yet"
     )]
-    Disjunction { rule: usize, atoms: usize },
+    HeadCycle { rule: usize, a: String, b: String },
+    #[error(
+        "rule {rule} of the input: shifting its disjunctive head makes sum weights exceed 64 bits"
+    )]
+    ShiftOverflow { rule: usize },
     #[error("theory atoms are not supported yet (the input has {0} theory statements)")]
     Theory(usize),
     #[error("#edge directives (acyclicity constraints) are not supported yet (the input has {0})")]
@@ -39,6 +46,9 @@ pub enum Unsupported {
 /// As in clingo, the declaration of an atom that heads some rule is ignored: it is an ordinary
 /// atom. A choice rule with an empty head and a rule whose body can never
 /// hold are dropped (their head atoms stay atoms).
+///
+/// Disjunctive rules of a head-cycle-free program are shifted into normal rules
+/// ([`super::shift`]); a program that is not head-cycle-free is [`Unsupported::HeadCycle`].
 pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     if program.theory_statements > 0 {
         return Err(Unsupported::Theory(program.theory_statements));
@@ -61,17 +71,13 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     }
 
     let mut b = Builder::default();
+    // Disjunctive rules wait until the dependency graph is known: (input rule number, head, body).
+    let mut disjunctive: Vec<(usize, Vec<u32>, BodyDef)> = Vec::new();
     for (k, rule) in program.rules.iter().enumerate() {
         let mut head = rule.head.atoms.clone();
         head.sort_unstable();
         head.dedup();
         let choice = rule.head.kind == HeadKind::Choice;
-        if !choice && head.len() > 1 {
-            return Err(Unsupported::Disjunction {
-                rule: k + 1,
-                atoms: head.len(),
-            });
-        }
         if choice && head.is_empty() {
             continue; // `{} :- body.` says nothing.
         }
@@ -79,8 +85,10 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
             Body::Normal(lits) => normalise_conj(lits),
             Body::Sum { lower, lits } => normalise_sum(*lower, lits),
         };
-        if let Some(body) = body {
-            b.rule(head, choice, body);
+        match body {
+            Some(body) if !choice && head.len() > 1 => disjunctive.push((k + 1, head, body)),
+            Some(body) => b.rule(head, choice, body),
+            None => {}
         }
     }
 
@@ -89,7 +97,10 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     let num_atoms = max_atom(program);
     let mut heads = vec![false; num_atoms as usize + 1];
     for rule in &program.rules {
-        rule.head.atoms.iter().for_each(|&a| heads[a as usize] = true);
+        rule.head
+            .atoms
+            .iter()
+            .for_each(|&a| heads[a as usize] = true);
     }
     // Last statement per atom wins; emit in atom order so the result does not depend on hashing.
     let mut ext: Vec<(u32, usize, ExternalValue)> = program
@@ -119,8 +130,17 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         }
     }
 
+    if !disjunctive.is_empty() {
+        shift_all(program, num_atoms, &mut b, disjunctive)?;
+    }
+
     let (head_offsets, head_rules) = head_csr(num_atoms, &b.rules);
-    let (dep_offsets, dep_targets) = dependency_csr(num_atoms, &b.rules, &b.bodies);
+    let (dep_offsets, dep_targets) = dependency_csr(
+        num_atoms,
+        b.rules
+            .iter()
+            .map(|r| (r.head.as_slice(), &b.bodies[r.body as usize])),
+    );
     let (scc, scc_cyclic) = tarjan(&Csr {
         offsets: &dep_offsets,
         targets: &dep_targets,
@@ -137,6 +157,54 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         tight,
         warnings,
     })
+}
+
+/// Check that the program with `disjunctive`'s rules added to `b`'s is head-cycle-free, then add
+/// their shifted rules to `b`.
+fn shift_all(
+    program: &Program,
+    num_atoms: u32,
+    b: &mut Builder,
+    disjunctive: Vec<(usize, Vec<u32>, BodyDef)>,
+) -> Result<(), Unsupported> {
+    let (offsets, targets) = dependency_csr(
+        num_atoms,
+        b.rules
+            .iter()
+            .map(|r| (r.head.as_slice(), &b.bodies[r.body as usize]))
+            .chain(disjunctive.iter().map(|(_, h, body)| (h.as_slice(), body))),
+    );
+    let (scc, _) = tarjan(&Csr {
+        offsets: &offsets,
+        targets: &targets,
+    });
+    if let Some((k, x, y)) = head_cycle(disjunctive.iter().map(|(_, h, _)| h.as_slice()), &scc) {
+        return Err(Unsupported::HeadCycle {
+            rule: disjunctive[k].0,
+            a: atom_name(program, x),
+            b: atom_name(program, y),
+        });
+    }
+    for (rule, head, body) in disjunctive {
+        for (i, &a) in head.iter().enumerate() {
+            match shifted_body(&body, &head, i) {
+                Ok(Some(body)) => b.rule(vec![a], false, body),
+                Ok(None) => {}
+                Err(_) => return Err(Unsupported::ShiftOverflow { rule }),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The name the output table gives `atom` (a `#show` line whose condition is just the atom),
+/// else `#atom`.
+fn atom_name(program: &Program, atom: u32) -> String {
+    program
+        .outputs
+        .iter()
+        .find(|o| o.condition == [atom as i32])
+        .map_or_else(|| format!("#{atom}"), |o| o.name.clone())
 }
 
 /// `program.max_atom`, or more if the program was built without noting every atom (the CSRs
@@ -222,16 +290,19 @@ fn head_csr(num_atoms: u32, rules: &[RuleDef]) -> (Vec<u32>, Vec<u32>) {
 
 /// The positive dependency graph: head atom → each positive atom of the body (sum bodies
 /// included). CSR over `0..=num_atoms`; atom 0 has no edges.
-fn dependency_csr(num_atoms: u32, rules: &[RuleDef], bodies: &[BodyDef]) -> (Vec<u32>, Vec<u32>) {
+fn dependency_csr<'a>(
+    num_atoms: u32,
+    rules: impl Iterator<Item = (&'a [u32], &'a BodyDef)> + Clone,
+) -> (Vec<u32>, Vec<u32>) {
     let n = num_atoms as usize + 1;
     let pos_count = |b: &BodyDef| match b {
         BodyDef::Conj { pos, .. } => pos.len(),
         BodyDef::Sum { lits, .. } => lits.iter().filter(|&&(l, _)| l > 0).count(),
     };
     let mut offsets = vec![0u32; n + 1];
-    for r in rules {
-        let k = pos_count(&bodies[r.body as usize]) as u32;
-        for &a in &r.head {
+    for (head, body) in rules.clone() {
+        let k = pos_count(body) as u32;
+        for &a in head {
             offsets[a as usize + 1] += k;
         }
     }
@@ -240,9 +311,8 @@ fn dependency_csr(num_atoms: u32, rules: &[RuleDef], bodies: &[BodyDef]) -> (Vec
     }
     let mut fill = offsets.clone();
     let mut targets = vec![0u32; offsets[n] as usize];
-    for r in rules {
-        let body = &bodies[r.body as usize];
-        for &a in &r.head {
+    for (head, body) in rules {
+        for &a in head {
             let mut push = |p: u32| {
                 targets[fill[a as usize] as usize] = p;
                 fill[a as usize] += 1;

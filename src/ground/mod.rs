@@ -2,7 +2,9 @@
 //! positive dependency graph, its strongly connected components and tightness.
 //!
 //! Invariant: every rule of the input that the solver honours appears in `rules` exactly once,
-//! pointing at the one `BodyDef` equal to its body; atoms keep their program numbers
+//! pointing at the one `BodyDef` equal to its body, except a disjunctive rule `a₁;…;aₖ :- B` of a
+//! head-cycle-free program, which appears as its `k` shifted rules `aᵢ :- B, not aⱼ (j ≠ i)`
+//! (module `shift`); no rule has a disjunctive head; atoms keep their program numbers
 //! (`1..=num_atoms`); an atom is in a cyclic component exactly when it lies on a cycle of the
 //! positive dependency graph (head ← positive body atom, through sum bodies' positive literals
 //! too).
@@ -10,6 +12,7 @@
 mod analyse;
 pub mod normalise;
 pub mod scc;
+mod shift;
 
 pub use analyse::{analyse, Unsupported};
 
