@@ -8,6 +8,8 @@
 
 mod enumerate;
 mod input;
+mod phases;
+mod prepare;
 mod progress;
 #[cfg(test)]
 mod tests;
@@ -81,24 +83,47 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         &source.label(),
     );
     printer.header().map_err(output_failure)?;
-    let program = input::read(&source, &config.constants)?;
-    if !program.minimize.is_empty() {
-        return Err(Failure::new(
-            exit::UNSUPPORTED,
-            "optimization (#minimize) is not supported yet",
-        )
-        .into());
-    }
-    let ground = crate::ground::analyse(&program)
-        .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
-    for w in &ground.warnings {
-        eprintln!("*** Warn : (yasmin-rs): {w}");
-    }
-    let completion = crate::nogoods::complete(&ground);
-    let mut engine = make_engine(config, &ground, &completion)?;
 
-    let deadline =
-        (config.time_limit > 0).then(|| Instant::now() + Duration::from_secs(config.time_limit));
+    // The time limit counts from the start of the process, preparation included.
+    let deadline = (config.time_limit > 0).then(|| start + Duration::from_secs(config.time_limit));
+    let stop = prepare::Stop {
+        deadline,
+        interrupt: interrupt.clone(),
+    };
+    let mut phases = phases::Phases::new(config.stats);
+    let opts = Options {
+        learning: config.learning,
+        heuristic: config.heuristic,
+        seed: config.seed,
+        sync_always: config.sync_always,
+    };
+    let on_worker = (config.engine == EngineKind::Cpu).then_some(opts);
+    let prepared = match prepare::prepare(
+        source,
+        config.constants.clone(),
+        on_worker,
+        &stop,
+        &mut phases,
+    )? {
+        Ok(p) => p,
+        Err(outcome) => return stopped(config, &mut printer, outcome, start),
+    };
+    let program = prepared.program;
+    let mut engine: Box<dyn Engine> = match (prepared.engine, prepared.analysed) {
+        (Some(engine), _) => engine,
+        (None, Some((ground, completion))) => {
+            let engine = make_engine(config, opts, &ground, &completion)?;
+            drop(completion);
+            drop(ground);
+            phases.end("Engine");
+            engine
+        }
+        (None, None) => unreachable!("the preparation returns an engine or what builds one"),
+    };
+    if let Some(outcome) = stop.reached() {
+        return stopped(config, &mut printer, outcome, start);
+    }
+
     let progress = progress::Progress::start(config.progress, start);
     let limits = Limits {
         deadline,
@@ -109,6 +134,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     printer.solving().map_err(output_failure)?;
     let checker = config.verify.then(|| Checker::new(&program));
     let shown = ShownTable::new(&program);
+    phases.end("Checker");
     let found = enumerate::enumerate(
         engine.as_mut(),
         checker.as_ref(),
@@ -120,6 +146,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     )?;
     let now = Instant::now();
     progress.stop();
+    phases.end("Search");
     let stats = engine.stats().clone();
     let summary = Summary {
         outcome: found.outcome,
@@ -142,16 +169,11 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
 /// host engine, saying why, when it is not; `gpu` without a usable GPU is an error.
 fn make_engine(
     config: &Config,
+    opts: Options,
     ground: &crate::ground::GroundProgram,
     completion: &crate::nogoods::Completion,
 ) -> anyhow::Result<Box<dyn Engine>> {
     use crate::engine::{cpu::CpuEngine, gpu};
-    let opts = Options {
-        learning: config.learning,
-        heuristic: config.heuristic,
-        seed: config.seed,
-        sync_always: config.sync_always,
-    };
     let cpu = || Box::new(CpuEngine::new(ground, completion, opts)) as Box<dyn Engine>;
     let device = || -> Result<Box<dyn Engine>, (i32, String)> {
         gpu::available().map_err(|why| (exit::NO_DEVICE, why))?;
@@ -173,6 +195,28 @@ fn make_engine(
             cpu()
         })),
     }
+}
+
+/// The run stopped (time limit, Ctrl-C) before the search began: `UNKNOWN`, exit 1, and the
+/// (empty) statistics when asked.
+fn stopped<W: Write>(
+    config: &Config,
+    printer: &mut crate::output::Printer<W>,
+    outcome: Outcome,
+    start: Instant,
+) -> anyhow::Result<i32> {
+    let stats = crate::engine::Stats::default();
+    let summary = Summary {
+        outcome,
+        models: 0,
+        total: start.elapsed(),
+        solving: Duration::ZERO,
+        first_model: None,
+        unsat: Duration::ZERO,
+        stats: config.stats.then_some(&stats),
+    };
+    printer.finish(&summary).map_err(output_failure)?;
+    Ok(summary.exit_code())
 }
 
 fn engine_code(e: &EngineError) -> i32 {

@@ -383,3 +383,117 @@ fn help_documents_the_exit_codes() {
         assert!(r.stdout.contains(code), "{code}");
     }
 }
+
+/// A large tight program in aspif: `n` atoms, the first 1000 free (a choice rule), every other
+/// atom defined by two rules over lower atoms (one positive, one negative literal), so it is
+/// tight and every rule has work in analysis and completion. A small xorshift keeps it the
+/// same on every run.
+fn big_tight_aspif(n: u32) -> Vec<u8> {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(n as usize * 40);
+    s.push_str("asp 1 0 0\n1 1 1000");
+    for a in 1..=1000 {
+        write!(s, " {a}").unwrap();
+    }
+    s.push_str(" 0 0\n");
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut below = |h: u32| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        1 + (x % u64::from(h - 1)) as u32
+    };
+    for h in 1001..=n {
+        for _ in 0..2 {
+            let (p, q) = (below(h), below(h));
+            writeln!(s, "1 0 1 {h} 0 2 {p} -{q}").unwrap();
+        }
+    }
+    s.push_str("0\n");
+    s.into_bytes()
+}
+
+/// The time limit counts from the start and holds while a large program is still being read,
+/// analysed and completed, not only during the search.
+#[test]
+fn time_limit_holds_during_preparation_of_a_large_program() {
+    let file = tmp_file("big-tight.aspif", &big_tight_aspif(600_000));
+    let start = Instant::now();
+    let r = yasmin(
+        &[
+            file.to_str().unwrap(),
+            "--time-limit=1",
+            "--engine=cpu",
+            "--stats",
+            "-q",
+        ],
+        None,
+    );
+    let took = start.elapsed();
+    let _ = std::fs::remove_file(&file);
+    // It may have finished preparing (then the search is stopped) or not: either way UNKNOWN
+    // after about a second — unless it found a model first, which is also a correct answer.
+    match result_line(&r.stdout) {
+        "UNKNOWN" => {
+            assert_eq!(r.code, Some(1), "{}", r.stderr);
+            assert!(r.stdout.contains("TIME LIMIT   : 1\n"), "{}", r.stdout);
+            assert!(r.stdout.contains("Choices      : "), "{}", r.stdout);
+        }
+        "SATISFIABLE" => assert_eq!(r.code, Some(11), "{}", r.stderr),
+        other => panic!("{other}\n{}\n{}", r.stdout, r.stderr),
+    }
+    assert!(took < Duration::from_secs(5), "{took:?}\n{}", r.stderr);
+}
+
+/// A ground program that never finishes arriving (standard input left open): the time limit and
+/// Ctrl-C still end the run, with UNKNOWN and exit 1 — the preparation is not waited for.
+#[test]
+fn time_limit_and_ctrl_c_hold_while_reading() {
+    for interrupt in [false, true] {
+        let mut args = vec!["--engine=cpu", "--stats"];
+        if !interrupt {
+            args.push("--time-limit=1");
+        }
+        let mut child = Command::new(BIN)
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        pipe.write_all(b"asp 1 0 0\n1 0 1 1 0 0\n").unwrap();
+        let start = Instant::now();
+        if interrupt {
+            std::thread::sleep(Duration::from_millis(700));
+            let killed = Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(killed.success());
+        }
+        // Wait at most 10 s: a solver that waits for the input would hang here.
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("still running after 10 s (interrupt: {interrupt})");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(pipe);
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(result_line(&stdout), "UNKNOWN", "{stdout}");
+        let why = if interrupt {
+            "INTERRUPTED"
+        } else {
+            "TIME LIMIT"
+        };
+        assert!(stdout.contains(&format!("{why:<13}: 1\n")), "{stdout}");
+        assert!(stdout.contains("Models       : 0+\n"), "{stdout}");
+        assert_eq!(status.code(), Some(1), "{stdout}");
+    }
+}

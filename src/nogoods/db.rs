@@ -67,10 +67,19 @@ impl NogoodDb {
 }
 
 /// Collects nogoods in any order, then sorts them by length and builds the occurrence map.
+///
+/// The nogoods are kept in one flat arena (literals back to back, plus a start offset and an
+/// origin per nogood), not one `Vec` each: on programs with millions of binary nogoods a heap
+/// allocation per nogood costs several times the literals themselves. `build` orders them by
+/// a counting sort on the length (stable) straight into the final arena.
 #[derive(Debug, Default)]
 pub struct NogoodDbBuilder {
     num_vars: u32,
-    nogoods: Vec<(Vec<u32>, Origin)>,
+    /// Literal codes of every nogood added, each nogood sorted and free of duplicates.
+    lits: Vec<u32>,
+    /// Nogood `i` is `lits[starts[i]..starts[i+1]]` (the last one ends at `lits.len()`).
+    starts: Vec<u32>,
+    origins: Vec<Origin>,
     has_empty: bool,
 }
 
@@ -95,58 +104,106 @@ impl NogoodDbBuilder {
     /// Add a nogood. Duplicate literals are removed; a nogood holding both `T v` and `F v` can
     /// never be violated and is dropped.
     pub fn add(&mut self, lits: &[Lit], origin: Origin) {
-        let mut v: Vec<u32> = lits.iter().map(|l| l.code()).collect();
+        let start = self.lits.len();
+        self.lits.extend(lits.iter().map(|l| l.code()));
+        let v = &mut self.lits[start..];
         v.sort_unstable();
-        v.dedup();
-        if v.windows(2).any(|w| w[0] >> 1 == w[1] >> 1) {
-            return;
+        let mut len = 0;
+        for i in 0..v.len() {
+            if len == 0 || v[i] != v[len - 1] {
+                v[len] = v[i];
+                len += 1;
+            }
         }
-        if let Some(&max) = v.last() {
-            self.reserve_vars(max >> 1);
-        } else {
-            self.has_empty = true;
-            return;
+        let v = &v[..len];
+        let tautology = v.windows(2).any(|w| w[0] >> 1 == w[1] >> 1);
+        let last = v.last().copied();
+        self.lits.truncate(start + len);
+        match last {
+            _ if tautology => self.lits.truncate(start),
+            None => self.has_empty = true,
+            Some(max) => {
+                self.reserve_vars(max >> 1);
+                self.starts.push(start as u32);
+                self.origins.push(origin);
+            }
         }
-        self.nogoods.push((v, origin));
     }
 
-    pub fn build(mut self) -> NogoodDb {
-        self.num_vars = self.num_vars.max(1);
-        // Stable: nogoods of one length keep the order they were added in.
-        self.nogoods.sort_by_key(|(l, _)| l.len());
-        let mut db = NogoodDb {
-            num_vars: self.num_vars,
-            has_empty: self.has_empty,
-            ..NogoodDb::default()
-        };
-        db.offsets.reserve(self.nogoods.len() + 1);
-        db.offsets.push(0);
-        for (lits, origin) in &self.nogoods {
-            db.lits.extend_from_slice(lits);
-            db.offsets.push(db.lits.len() as u32);
-            db.origins.push(*origin);
+    /// Length of the `i`-th nogood added.
+    fn len_of(&self, i: usize) -> usize {
+        let end = self
+            .starts
+            .get(i + 1)
+            .map_or(self.lits.len(), |&e| e as usize);
+        end - self.starts[i] as usize
+    }
+
+    pub fn build(self) -> NogoodDb {
+        let num_vars = self.num_vars.max(1);
+        let n = self.starts.len();
+        // Counting sort by length, stable: nogoods of one length keep the order they were
+        // added in. `first[k]` = sorted index of the first nogood of length k.
+        let max_len = (0..n).map(|i| self.len_of(i)).max().unwrap_or(0);
+        let mut first = vec![0u32; max_len + 2];
+        for i in 0..n {
+            first[self.len_of(i) + 1] += 1;
         }
-        for k in 0..3 {
-            db.bounds[k] = self.nogoods.partition_point(|(l, _)| l.len() <= k + 1) as u32;
+        for k in 0..=max_len {
+            first[k + 1] += first[k];
         }
-        let nlits = 2 * self.num_vars as usize;
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0u32);
+        for k in 1..=max_len {
+            let count = first[k + 1] - first[k];
+            for _ in 0..count {
+                offsets.push(offsets.last().unwrap() + k as u32);
+            }
+        }
+        let mut lits = vec![0u32; self.lits.len()];
+        let mut origins = vec![Origin::Fact; n];
+        let mut next = first.clone();
+        for i in 0..n {
+            let len = self.len_of(i);
+            let j = next[len] as usize;
+            next[len] += 1;
+            let (from, to) = (self.starts[i] as usize, offsets[j] as usize);
+            lits[to..to + len].copy_from_slice(&self.lits[from..from + len]);
+            origins[j] = self.origins[i];
+        }
+        let has_empty = self.has_empty;
+        drop(self);
+        let mut bounds = [0u32; 3];
+        for (k, b) in bounds.iter_mut().enumerate() {
+            // The first nogood longer than k+1.
+            *b = first[(k + 2).min(max_len + 1)];
+        }
+        let nlits = 2 * num_vars as usize;
         let mut counts = vec![0u32; nlits + 1];
-        for &l in &db.lits {
+        for &l in &lits {
             counts[l as usize + 1] += 1;
         }
         for i in 0..nlits {
             counts[i + 1] += counts[i];
         }
-        db.occ = vec![0; db.lits.len()];
+        let mut occ = vec![0u32; lits.len()];
         let mut fill = counts.clone();
-        for i in 0..db.len() {
-            for &l in db.nogood(i).to_vec().iter() {
-                db.occ[fill[l as usize] as usize] = i as u32;
+        for i in 0..n {
+            for &l in &lits[offsets[i] as usize..offsets[i + 1] as usize] {
+                occ[fill[l as usize] as usize] = i as u32;
                 fill[l as usize] += 1;
             }
         }
-        db.occ_offsets = counts;
-        db
+        NogoodDb {
+            num_vars,
+            lits,
+            offsets,
+            bounds,
+            occ_offsets: counts,
+            occ,
+            origins,
+            has_empty,
+        }
     }
 }
 
@@ -158,7 +215,10 @@ mod tests {
     fn partitions_and_occurrences() {
         let mut b = NogoodDbBuilder::new();
         b.reserve_vars(4);
-        b.add(&[Lit::t(1), Lit::f(2), Lit::t(3), Lit::t(4)], Origin::Constraint);
+        b.add(
+            &[Lit::t(1), Lit::f(2), Lit::t(3), Lit::t(4)],
+            Origin::Constraint,
+        );
         b.add(&[Lit::t(1)], Origin::Fact);
         b.add(&[Lit::f(2), Lit::t(3)], Origin::Body);
         b.add(&[Lit::t(2), Lit::f(2)], Origin::Body); // tautology, dropped
@@ -178,5 +238,57 @@ mod tests {
         let mut b = NogoodDbBuilder::new();
         b.add(&[], Origin::Constraint);
         assert!(b.build().has_empty);
+    }
+    /// The arena builder against the obvious one (a `Vec` per nogood, stable sort by length).
+    #[test]
+    fn counting_sort_matches_a_stable_sort() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let origins = [
+            Origin::Body,
+            Origin::Support,
+            Origin::Head,
+            Origin::Constraint,
+        ];
+        let mut b = NogoodDbBuilder::new();
+        let mut naive: Vec<(Vec<u32>, Origin)> = Vec::new();
+        for _ in 0..2000 {
+            let len = [1, 2, 2, 3, 4, 7][rnd(6) as usize];
+            let lits: Vec<Lit> = (0..len)
+                .map(|_| Lit::new(1 + rnd(30) as u32, rnd(2) == 0))
+                .collect();
+            let origin = origins[rnd(4) as usize];
+            b.add(&lits, origin);
+            let mut v: Vec<u32> = lits.iter().map(|l| l.code()).collect();
+            v.sort_unstable();
+            v.dedup();
+            if !v.windows(2).any(|w| w[0] >> 1 == w[1] >> 1) {
+                naive.push((v, origin));
+            }
+        }
+        naive.sort_by_key(|(v, _)| v.len());
+        let db = b.build();
+        assert_eq!(db.len(), naive.len());
+        for (i, (v, o)) in naive.iter().enumerate() {
+            assert_eq!(db.nogood(i), &v[..], "nogood {i}");
+            assert_eq!(db.origins[i], *o);
+        }
+        for k in 0..3 {
+            let expect = naive.iter().filter(|(v, _)| v.len() <= k + 1).count();
+            assert_eq!(db.bounds[k] as usize, expect);
+        }
+        for code in 2..62u32 {
+            let expect: Vec<u32> = (0..naive.len() as u32)
+                .filter(|&i| naive[i as usize].0.contains(&code))
+                .collect();
+            let lit = Lit::new(code >> 1, code & 1 == 0);
+            assert_eq!(lit.code(), code);
+            assert_eq!(db.occurrences(lit), &expect[..]);
+        }
     }
 }

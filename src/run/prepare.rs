@@ -1,0 +1,145 @@
+//! The preparation — read, analyse, complete and (for the host engine) build the engine — runs on
+//! a worker thread while the calling thread watches the clock and the Ctrl-C flag, so that
+//! `--time-limit` and Ctrl-C hold during preparation as they do during search, without a check
+//! in every loop of the reader, the analysis and the completion.
+//!
+//! Invariant: [`prepare`] returns within ~[`POLL`] of the deadline or of Ctrl-C, whatever phase
+//! is running: `Ok(Err(outcome))` then says why it stopped, and the worker is abandoned (it holds
+//! nothing the user asked for: no model can exist before the search starts; the process exits
+//! soon after). Otherwise it returns the worker's result. A worker that panics is an internal
+//! error, never a hang.
+
+use super::input::{self, Source};
+use super::phases::Phases;
+use super::{exit, Failure};
+use crate::engine::{cpu::CpuEngine, Engine, Options};
+use crate::ground::GroundProgram;
+use crate::nogoods::Completion;
+use crate::output::Outcome;
+use lparse::Program;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How often the calling thread looks at the clock and the Ctrl-C flag.
+pub const POLL: Duration = Duration::from_millis(20);
+
+/// When to give up: the deadline of `--time-limit` and the Ctrl-C flag.
+#[derive(Clone)]
+pub struct Stop {
+    pub deadline: Option<Instant>,
+    pub interrupt: Arc<AtomicBool>,
+}
+
+impl Stop {
+    /// Why the run must stop now, if it must.
+    pub fn reached(&self) -> Option<Outcome> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            Some(Outcome::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Outcome::TimeLimit)
+        } else {
+            None
+        }
+    }
+}
+
+/// The prepared program.
+pub struct Prepared {
+    pub program: Program,
+    /// The engine, when it was built on the worker (`--engine=cpu`).
+    pub engine: Option<Box<dyn Engine + Send>>,
+    /// The analysed program and its completion, for an engine built by the caller (GPU, auto);
+    /// `None` once the worker built the engine and dropped them.
+    pub analysed: Option<(GroundProgram, Completion)>,
+}
+
+enum Msg {
+    Phase(&'static str),
+    Done(Result<Prepared, Failure>),
+}
+
+/// Prepare `source` on a worker thread; `cpu_engine` = build the host engine there too.
+pub fn prepare(
+    source: Source,
+    constants: Vec<(String, String)>,
+    cpu_engine: Option<Options>,
+    stop: &Stop,
+    phases: &mut Phases,
+) -> Result<Result<Prepared, Outcome>, Failure> {
+    let (tx, rx) = mpsc::channel();
+    let worker = std::thread::Builder::new()
+        .name("prepare".into())
+        .spawn(move || {
+            let phase = |name| {
+                let _ = tx.send(Msg::Phase(name));
+            };
+            let result = work(&source, &constants, cpu_engine, phase);
+            let _ = tx.send(Msg::Done(result));
+        })
+        .map_err(|e| Failure::new(exit::MEMORY, format!("cannot start a thread: {e}")))?;
+    loop {
+        if let Some(outcome) = stop.reached() {
+            return Ok(Err(outcome));
+        }
+        match rx.recv_timeout(POLL) {
+            Ok(Msg::Phase(name)) => phases.end(name),
+            Ok(Msg::Done(result)) => {
+                let _ = worker.join();
+                return result.map(Ok);
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                // The worker ended without a result: it panicked (the panic message is already
+                // on standard error).
+                let _ = worker.join();
+                return Err(Failure::new(
+                    exit::INTERNAL,
+                    "internal error: the preparation of the program failed",
+                ));
+            }
+        }
+    }
+}
+
+fn work(
+    source: &Source,
+    constants: &[(String, String)],
+    cpu_engine: Option<Options>,
+    phase: impl Fn(&'static str),
+) -> Result<Prepared, Failure> {
+    let program = input::read(source, constants)?;
+    phase("Read");
+    if !program.minimize.is_empty() {
+        return Err(Failure::new(
+            exit::UNSUPPORTED,
+            "optimization (#minimize) is not supported yet",
+        ));
+    }
+    let ground = crate::ground::analyse(&program)
+        .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
+    for w in &ground.warnings {
+        eprintln!("*** Warn : (yasmin-rs): {w}");
+    }
+    phase("Analyse");
+    let completion = crate::nogoods::complete(&ground);
+    phase("Complete");
+    let Some(opts) = cpu_engine else {
+        return Ok(Prepared {
+            program,
+            engine: None,
+            analysed: Some((ground, completion)),
+        });
+    };
+    let engine = CpuEngine::new(&ground, &completion, opts);
+    // The engine keeps its own copies; the analysis and the completion are not needed again.
+    drop(completion);
+    drop(ground);
+    phase("Engine");
+    Ok(Prepared {
+        program,
+        engine: Some(Box::new(engine)),
+        analysed: None,
+    })
+}
