@@ -19,7 +19,7 @@ use std::process::exit;
 
 fn usage(msg: &str) -> ! {
     eprintln!("gen_program: {msg}");
-    eprintln!("usage: gen_program --kind tight|nontight|choice|aggregate --seed S");
+    eprintln!("usage: gen_program --kind tight|nontight|choice|aggregate|disjunctive --seed S");
     eprintln!("       gen_program --out DIR --count N [--seed BASE]");
     exit(2);
 }
@@ -63,13 +63,18 @@ fn main() {
     }
 }
 
+/// The kinds a corpus cycles through: not `Disjunctive`, whose programs that are not
+/// head-cycle-free yasmin-rs rejects (exit 66), which scripts/check-corpus.sh would count as
+/// failures; and keeping four kinds keeps earlier corpora's numbering.
+const CORPUS_KINDS: [Kind; 4] = [Kind::Tight, Kind::NonTight, Kind::Choice, Kind::Aggregate];
+
 fn write_corpus(dir: &PathBuf, n: u64, base: u64) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut index = std::fs::File::create(dir.join("index.tsv"))?;
     writeln!(index, "id\tkind\tseed")?;
     for i in 0..n {
-        let kind = Kind::ALL[(i % Kind::ALL.len() as u64) as usize];
-        let s = program_seed(base, kind, i / Kind::ALL.len() as u64);
+        let kind = CORPUS_KINDS[(i % CORPUS_KINDS.len() as u64) as usize];
+        let s = program_seed(base, kind, i / CORPUS_KINDS.len() as u64);
         let id = format!("{i:04}");
         std::fs::write(dir.join(format!("{id}.lp")), generate(kind, s))?;
         writeln!(index, "{id}\t{}\t{s}", kind.name())?;

@@ -46,10 +46,20 @@ pub enum Kind {
     Choice,
     /// `#count` / `#sum` bodies (lower and upper bounds, negative literals) and constraints.
     Aggregate,
+    /// Disjunctive heads `a;b :- body.` (some on positive cycles, so not head-cycle-free) mixed
+    /// with normal rules, and recursive non-monotone sums (negative weights, upper bounds), which
+    /// gringo itself writes as disjunctive rules.
+    Disjunctive,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::Tight, Kind::NonTight, Kind::Choice, Kind::Aggregate];
+    pub const ALL: [Kind; 5] = [
+        Kind::Tight,
+        Kind::NonTight,
+        Kind::Choice,
+        Kind::Aggregate,
+        Kind::Disjunctive,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -57,6 +67,7 @@ impl Kind {
             Kind::NonTight => "nontight",
             Kind::Choice => "choice",
             Kind::Aggregate => "aggregate",
+            Kind::Disjunctive => "disjunctive",
         }
     }
 
@@ -90,6 +101,7 @@ pub fn generate(kind: Kind, seed: u64) -> String {
         Kind::NonTight => g.nontight(),
         Kind::Choice => g.choice(),
         Kind::Aggregate => g.aggregate(),
+        Kind::Disjunctive => g.disjunctive(),
     }
     g.out
 }
@@ -330,6 +342,72 @@ impl Gen {
         for _ in 0..self.rng.range(0, 1) {
             let body = vec![self.aggregate_literal()];
             self.emit_rule("", &body);
+        }
+        self.constraints(1);
+    }
+
+    /// `k` distinct atoms joined by `;`.
+    fn disjunction(&mut self, k: usize) -> String {
+        self.choice_elements(k)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn disjunctive(&mut self) {
+        self.n = self.rng.range(5, 9);
+        let all: Vec<usize> = (1..=self.n).collect();
+        // Disjunctive guesses; positive body atoms from anywhere, so some heads end up on a
+        // positive cycle (not head-cycle-free) and some in loops that unfounded-set checks need.
+        for _ in 0..self.rng.range(1, 3) {
+            let k = self.rng.range(2, 3);
+            let head = self.disjunction(k);
+            let mut body: Vec<String> = Vec::new();
+            for _ in 0..self.rng.range(0, 2) {
+                body.push(self.lit(35));
+            }
+            self.emit_rule(&head, &body);
+        }
+        for h in 1..=self.n {
+            if self.rng.chance(35) {
+                self.normal_rule(h, &all, 1);
+            }
+        }
+        // Occasionally a disjunction that closes a positive cycle through both head atoms:
+        // `x;y :- z. z :- x. z :- y.` is never head-cycle-free.
+        if self.rng.chance(15) {
+            let e = self.choice_elements(3);
+            writeln!(
+                self.out,
+                "{}; {} :- {}.\n{} :- {}.\n{} :- {}.",
+                e[0], e[1], e[2], e[2], e[0], e[2], e[1]
+            )
+            .unwrap();
+        }
+        // Non-monotone sums: negative weights or an upper bound, sometimes over their own head
+        // (recursive), which gringo translates with disjunctive rules.
+        for _ in 0..self.rng.range(0, 2) {
+            let h = self.atom();
+            let k = self.rng.range(2, 3.min(self.n));
+            let mut elems = self.choice_elements(k);
+            if self.rng.chance(50) && !elems.contains(&format!("a{h}")) {
+                elems.pop();
+                elems.push(format!("a{h}"));
+            }
+            let elems: Vec<String> = elems
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    let w = self.rng.range(1, 3) as i64;
+                    let w = if self.rng.chance(50) { -w } else { w };
+                    format!("{w},{i}:{a}")
+                })
+                .collect();
+            let bound = self.rng.range(0, 2) as i64 - 1;
+            let cmp = if self.rng.chance(50) { ">=" } else { "<=" };
+            let body = format!("#sum{{{}}} {cmp} {bound}", elems.join("; "));
+            self.emit_rule(&format!("a{h}"), &[body]);
         }
         self.constraints(1);
     }
