@@ -3,13 +3,73 @@
 //!
 //! Invariant: every way out of the program goes through `std::process::exit` with a documented
 //! code; errors are printed once, on standard error, in clingo's `*** ERROR: (yasmin-rs): …` form.
+//! That includes running out of memory: the allocator below turns a failed allocation into
+//! exit 33 with a message, where Rust would abort with a signal.
 
 use clap::Parser;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use yasmin_rs::config::Config;
 use yasmin_rs::run::{exit, run, Failure};
+
+/// The system allocator, except that a failed allocation ends the run with exit 33 and a clear
+/// message instead of Rust's abort (SIGABRT, exit 134). What was found is not lost: the printer
+/// flushes standard output after every model.
+struct ExitOnOom;
+
+// SAFETY: every call is forwarded unchanged to `System`; only a null result is acted on, and the
+// exit path allocates nothing (the message is formatted on the stack).
+unsafe impl GlobalAlloc for ExitOnOom {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if p.is_null() {
+            out_of_memory(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: ExitOnOom = ExitOnOom;
+
+#[cold]
+fn out_of_memory(bytes: usize) -> ! {
+    let mut buf = [0u8; 200];
+    let mut w = &mut buf[..];
+    let (size, unit) = if bytes >= 1 << 20 {
+        (bytes >> 20, "MB")
+    } else {
+        (bytes, "bytes")
+    };
+    let _ = write!(
+        w,
+        "*** ERROR: (yasmin-rs): out of memory (an allocation of {size} {unit} failed); the \
+         input is too large for the memory available\n"
+    );
+    let len = 200 - w.len();
+    let _ = std::io::stderr().write_all(&buf[..len]);
+    std::process::exit(exit::MEMORY)
+}
 
 fn main() {
     let start = Instant::now();

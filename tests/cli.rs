@@ -497,3 +497,43 @@ fn time_limit_and_ctrl_c_hold_while_reading() {
         assert_eq!(status.code(), Some(1), "{stdout}");
     }
 }
+
+/// `yasmin-rs args…` under `ulimit -v kib` (through sh), nothing on standard input.
+fn yasmin_limited(kib: u64, args: &[&str]) -> Run {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run sh");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+/// Too little memory is a clear error with exit 33, never an abort by signal: an input whose
+/// atom numbers alone cannot fit (refused before the analysis, or by the allocator under the
+/// limit on machines with that much memory), and a large program under a low address-space
+/// limit (a failed allocation in the middle of the preparation).
+#[test]
+fn too_little_memory_is_exit_33() {
+    let absurd = tmp_file(
+        "absurd.aspif",
+        b"asp 1 0 0\n1 0 1 2147483647 0 0\n4 1 a 1 2147483647\n0\n",
+    );
+    let big = tmp_file("big-oom.aspif", &big_tight_aspif(600_000));
+    for file in [&absurd, &big] {
+        let r = yasmin_limited(400_000, &[file.to_str().unwrap(), "--engine=cpu"]);
+        assert_eq!(r.code, Some(33), "{}\n{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("*** ERROR: (yasmin-rs): out of memory"),
+            "{}",
+            r.stderr
+        );
+    }
+    let _ = std::fs::remove_file(&big);
+}

@@ -111,6 +111,7 @@ fn work(
 ) -> Result<Prepared, Failure> {
     let program = input::read(source, constants)?;
     phase("Read");
+    enough_memory_for_atoms(program.max_atom)?;
     if !program.minimize.is_empty() {
         return Err(Failure::new(
             exit::UNSUPPORTED,
@@ -142,4 +143,46 @@ fn work(
         engine: Some(Box::new(engine)),
         analysed: None,
     })
+}
+
+/// Bytes of the preparation and the engine per atom, at least (measured: ~128 on a program of
+/// 20M atoms and one rule; half of that, so that only inputs that certainly do not fit are
+/// refused).
+const BYTES_PER_ATOM: u64 = 64;
+
+/// Refuse, with exit 33, a program whose atom numbers alone need more memory than the machine
+/// has free. Without this, an input such as one rule with atom 2^31-1 makes the per-atom arrays
+/// of the analysis and the engine grow, through the system's overcommit, until the kernel kills
+/// the process (or others) minutes later.
+fn enough_memory_for_atoms(max_atom: u32) -> Result<(), Failure> {
+    let need = u64::from(max_atom) * BYTES_PER_ATOM;
+    match available_memory() {
+        Some(free) if need > free => Err(Failure::new(
+            exit::MEMORY,
+            format!(
+                "out of memory: the program's atoms go up to {max_atom}, which needs at least \
+                 {} MB, but only {} MB are available",
+                need >> 20,
+                free >> 20
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Memory the system can still give this process, in bytes (`MemAvailable` + `SwapFree` of
+/// `/proc/meminfo`), where the system tells (Linux).
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = info.lines().find(|l| l.starts_with(name))?;
+        let kb: u64 = line[name.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kb << 10)
+    };
+    Some(field("MemAvailable:")? + field("SwapFree:").unwrap_or(0))
 }
