@@ -5,14 +5,12 @@
 //! Invariant: measuring costs one clock read and, on Linux, one read of `/proc/self/status` per
 //! phase — never anything per rule or nogood — and prints nothing unless asked.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Times the phases of one run.
 pub struct Phases {
     last: Instant,
     verbose: bool,
-    /// (phase, seconds) in the order they ended.
-    pub done: Vec<(&'static str, Duration)>,
 }
 
 impl Phases {
@@ -20,25 +18,33 @@ impl Phases {
         Phases {
             last: Instant::now(),
             verbose,
-            done: Vec::new(),
         }
     }
 
     /// Phase `name` ended now.
     pub fn end(&mut self, name: &'static str) {
+        self.end_with(name, "")
+    }
+
+    /// Phase `name` ended now, having made `made` (e.g. "12 nogoods").
+    pub fn end_with(&mut self, name: &'static str, made: &str) {
         let now = Instant::now();
         let took = now - self.last;
         self.last = now;
-        self.done.push((name, took));
         if self.verbose {
             eprintln!(
-                "*** Info : (yasmin-rs): {name:<9}: {:>7.3}s{}",
+                "*** Info : (yasmin-rs): {name:<9}: {:>7.3}s{}{}",
                 took.as_secs_f64(),
                 memory().map_or(String::new(), |(rss, peak)| format!(
                     "  (memory {} MB, peak {} MB)",
                     rss >> 10,
                     peak >> 10
                 )),
+                if made.is_empty() {
+                    String::new()
+                } else {
+                    format!("  {made}")
+                },
             );
         }
     }

@@ -56,7 +56,8 @@ pub struct Prepared {
 }
 
 enum Msg {
-    Phase(&'static str),
+    /// A phase ended; what it made.
+    Phase(&'static str, String),
     Done(Result<Prepared, Failure>),
 }
 
@@ -72,8 +73,8 @@ pub fn prepare(
     let worker = std::thread::Builder::new()
         .name("prepare".into())
         .spawn(move || {
-            let phase = |name| {
-                let _ = tx.send(Msg::Phase(name));
+            let phase = |name, made| {
+                let _ = tx.send(Msg::Phase(name, made));
             };
             let result = work(&source, &constants, cpu_engine, phase);
             let _ = tx.send(Msg::Done(result));
@@ -84,7 +85,7 @@ pub fn prepare(
             return Ok(Err(outcome));
         }
         match rx.recv_timeout(POLL) {
-            Ok(Msg::Phase(name)) => phases.end(name),
+            Ok(Msg::Phase(name, made)) => phases.end_with(name, &made),
             Ok(Msg::Done(result)) => {
                 let _ = worker.join();
                 return result.map(Ok);
@@ -107,10 +108,13 @@ fn work(
     source: &Source,
     constants: &[(String, String)],
     cpu_engine: Option<Options>,
-    phase: impl Fn(&'static str),
+    phase: impl Fn(&'static str, String),
 ) -> Result<Prepared, Failure> {
     let program = input::read(source, constants)?;
-    phase("Read");
+    phase(
+        "Read",
+        format!("{} rules, {} atoms", program.rules.len(), program.max_atom),
+    );
     enough_memory_for_atoms(program.max_atom)?;
     if !program.minimize.is_empty() {
         return Err(Failure::new(
@@ -123,9 +127,25 @@ fn work(
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
     }
-    phase("Analyse");
+    phase(
+        "Analyse",
+        format!(
+            "{} bodies, {} rules",
+            ground.bodies.len(),
+            ground.rules.len()
+        ),
+    );
     let completion = crate::nogoods::complete(&ground);
-    phase("Complete");
+    let db = &completion.db;
+    phase(
+        "Complete",
+        format!(
+            "{} nogoods, {} literals, {} variables",
+            db.len(),
+            db.lits.len(),
+            db.num_vars
+        ),
+    );
     let Some(opts) = cpu_engine else {
         return Ok(Prepared {
             program,
@@ -137,7 +157,7 @@ fn work(
     // The engine keeps its own copies; the analysis and the completion are not needed again.
     drop(completion);
     drop(ground);
-    phase("Engine");
+    phase("Engine", String::new());
     Ok(Prepared {
         program,
         engine: Some(Box::new(engine)),
