@@ -9,9 +9,12 @@
 //!   — decision `T h`.
 //!
 //! Invariant: every applicable candidate is in the score heap. Candidates popped while not
-//! applicable are re-inserted by the hooks when that may change: the variable is unassigned,
-//! the last positive atom of its body becomes true, a head atom of its rules is unassigned, or
-//! (choice heads) a body variable of its rules becomes true. `pos_missing[b]` counts the
+//! applicable are re-inserted when that may change: by the hooks when the variable is
+//! unassigned, the last positive atom of its body becomes true, or (choice heads) a body
+//! variable of its rules becomes true; and from `parked` (the unassigned candidates popped
+//! while not applicable, with the level then) when the search backtracks below that level —
+//! which is the only way a head atom of its rules can become unassigned again. This costs
+//! O(popped) per backtrack instead of a pass over the rules of every unassigned atom. `pos_missing[b]` counts the
 //! positive atoms of conjunctive body `b` that are not true.
 
 use super::assign::Assignment;
@@ -206,7 +209,7 @@ impl Rules {
 
     /// Hooks run right after `l` was unassigned.
     #[inline]
-    pub fn on_unassign(&mut self, a: &Assignment, scores: &mut Scores, l: Lit, num_atoms: u32) {
+    pub fn on_unassign(&mut self, scores: &mut Scores, l: Lit, num_atoms: u32) {
         let v = l.var();
         if self.candidate[v as usize] {
             scores.insert(v);
@@ -219,13 +222,8 @@ impl Rules {
                 self.pos_missing[b as usize] += 1;
             }
         }
-        // A head atom is open again: the bodies of its rules may be applicable again.
-        for &r in self.atom_rules.get(v as usize) {
-            let bv = self.body_var[self.rule_body[r as usize] as usize];
-            if a.is_unassigned(bv) && self.candidate[bv as usize] {
-                scores.insert(bv);
-            }
-        }
+        // A head atom open again is handled by `parked`: a body that was skipped because its
+        // heads were assigned is re-inserted when the search backtracks below its skip level.
     }
 }
 
@@ -236,6 +234,12 @@ impl CpuEngine {
         while let Some(v) = self.scores.pop() {
             if let Some(l) = self.rules.applicable(&self.a, v) {
                 return Some(l);
+            }
+            if self.a.is_unassigned(v) {
+                // Not applicable at this level: what blocks it (assigned heads, a positive
+                // atom not yet true, no true choice body) can only be undone by backtracking
+                // below this level, or by an assignment whose hook re-inserts it.
+                self.parked.push((self.a.level(), v));
             }
         }
         let n = self.a.level.len() as Var;

@@ -37,7 +37,7 @@ impl CpuEngine {
                     continue;
                 }
                 self.seen[v] = true;
-                self.scores.bump(l.var());
+                self.bump_var(l.var());
                 if lv == cur {
                     open += 1;
                 } else {
@@ -81,33 +81,65 @@ impl CpuEngine {
         Some(jump)
     }
 
-    /// Drop literals implied by the others: a literal whose reason's other literals are all in
-    /// the nogood (or fixed at level 0) adds nothing. Sound although dropped literals stay
-    /// marked while the rest are checked: reasons point backwards on the trail, so every chain
-    /// of dropped literals ends in kept ones.
+    /// Drop literals implied by the others (MiniSat's recursive minimisation): a literal is
+    /// redundant when every other literal of its reason is in the nogood, fixed at level 0,
+    /// or itself redundant, recursively. Sound because reasons point backwards on the trail,
+    /// so every chain of dropped literals ends in kept ones. A literal whose level holds no
+    /// literal of the nogood cannot be redundant (its chain would reach that level's
+    /// decision), which prunes the search through the abstract-level mask.
     fn minimise(&mut self) {
+        let mut mask = 0u64;
+        for l in &self.learnt[1..] {
+            mask |= abstract_level(self.a.level_of(l.var()));
+        }
+        self.min_clear.clear();
         let mut keep = 1;
-        let mut dropped = Vec::new();
         for k in 1..self.learnt.len() {
             let l = self.learnt[k];
-            let r = self.a.reason[l.var() as usize];
-            let redundant = r != NO_REASON
-                && self.store.lits(r).iter().all(|&x| {
-                    x.var() == l.var()
-                        || self.seen[x.var() as usize]
-                        || self.a.level_of(x.var()) == 0
-                });
-            if redundant {
-                dropped.push(l);
-            } else {
+            if self.a.reason[l.var() as usize] == NO_REASON || !self.redundant(l, mask) {
                 self.learnt[keep] = l;
                 keep += 1;
+            } else {
+                self.min_clear.push(l.var());
             }
         }
         self.learnt.truncate(keep);
-        for l in dropped {
-            self.seen[l.var() as usize] = false;
+        for i in 0..self.min_clear.len() {
+            self.seen[self.min_clear[i] as usize] = false;
         }
+    }
+
+    /// `p` (in the nogood, with a reason) follows from the nogood's other literals. Literals
+    /// found redundant on the way stay marked `seen` (recorded in `min_clear` for clearing);
+    /// a failed search unmarks what it marked.
+    fn redundant(&mut self, p: Lit, mask: u64) -> bool {
+        self.min_stack.clear();
+        self.min_stack.push(p);
+        let top = self.min_clear.len();
+        while let Some(q) = self.min_stack.pop() {
+            let r = self.a.reason[q.var() as usize];
+            let n = self.store.len(r);
+            for k in 0..n {
+                let x = self.store.lits(r)[k];
+                let v = x.var();
+                if v == q.var() || self.seen[v as usize] || self.a.level_of(v) == 0 {
+                    continue;
+                }
+                let ok = self.a.reason[v as usize] != NO_REASON
+                    && abstract_level(self.a.level_of(v)) & mask != 0;
+                if !ok {
+                    for i in top..self.min_clear.len() {
+                        self.seen[self.min_clear[i] as usize] = false;
+                    }
+                    self.min_clear.truncate(top);
+                    return false;
+                }
+                self.seen[v as usize] = true;
+                self.min_stack.push(x);
+                self.min_clear.push(v);
+            }
+        }
+        true
     }
 
     /// Learned nogoods taking part in a conflict become more valuable.
@@ -117,4 +149,10 @@ impl CpuEngine {
             self.store.set_activity(r, a);
         }
     }
+}
+
+/// A 64-bit signature of a decision level, for the quick test in `redundant`.
+#[inline]
+fn abstract_level(lvl: u32) -> u64 {
+    1u64 << (lvl & 63)
 }

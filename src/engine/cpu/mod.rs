@@ -62,6 +62,8 @@ use std::time::Instant;
 
 /// Check the limits every this many conflicts plus decisions.
 const LIMIT_CHECK_EVERY: u64 = 1000;
+/// An atom's bump reaches the bodies of at most this many of its rules.
+const BUMP_RULES: usize = 4;
 
 /// The sequential search engine.
 pub struct CpuEngine {
@@ -83,6 +85,8 @@ pub struct CpuEngine {
     conflict: Option<NgRef>,
     /// No (further) model exists.
     unsat: bool,
+    /// Candidates popped while not applicable, with the decision level then (non-decreasing).
+    parked: Vec<(u32, Var)>,
     /// Complete-assignment scans variables upwards from here (lowered on backtracking).
     cursor: Var,
     ticks: u64,
@@ -92,6 +96,9 @@ pub struct CpuEngine {
     // Scratch for conflict analysis.
     seen: Vec<bool>,
     learnt: Vec<Lit>,
+    /// Scratch of recursive minimisation: the search stack, and variables to unmark.
+    min_stack: Vec<Lit>,
+    min_clear: Vec<Var>,
     level_stamp: Vec<u32>,
     stamp: u32,
 }
@@ -121,12 +128,15 @@ impl CpuEngine {
             pending: Vec::new(),
             conflict: None,
             unsat: db.has_empty,
+            parked: Vec::new(),
             cursor: 1,
             ticks: 0,
             max_level: 0,
             stats: Stats::default(),
             seen: vec![false; num_vars],
             learnt: Vec::new(),
+            min_stack: Vec::new(),
+            min_clear: Vec::new(),
             level_stamp: Vec::new(),
             stamp: 0,
         };
@@ -231,8 +241,11 @@ impl CpuEngine {
         self.backtrack(jump);
         let learnt = std::mem::take(&mut self.learnt);
         let lbd = self.lbd(&learnt);
-        for l in &learnt {
-            self.scores.bump(l.var());
+        if use_fwd {
+            // Resolution bumped every variable it met; forward learning only sees decisions.
+            for l in &learnt {
+                self.bump_var(l.var());
+            }
         }
         self.stats.learned += 1;
         self.stats.learned_lits += learnt.len() as u64;
@@ -246,6 +259,20 @@ impl CpuEngine {
                 debug_assert!(false, "learned nogood violated after backjump");
                 self.conflict = Some(r);
                 true
+            }
+        }
+    }
+
+    /// Variable `v` took part in a conflict. Decisions are only made on candidates (bodies,
+    /// choice heads), so an atom that is no candidate passes the bump on to the bodies of
+    /// (a few of) its rules, the decisions that would make it true.
+    fn bump_var(&mut self, v: Var) {
+        self.scores.bump(v);
+        if v <= self.num_atoms && !self.rules.is_candidate(v) {
+            let rs = self.rules.atom_rules.get(v as usize);
+            for &r in rs.iter().take(BUMP_RULES) {
+                let bv = self.rules.body_var[self.rules.rule_body[r as usize] as usize];
+                self.scores.bump(bv);
             }
         }
     }
@@ -268,12 +295,20 @@ impl CpuEngine {
         while self.a.trail.len() > start {
             let l = self.a.trail.pop().expect("trail longer than start");
             self.a.clear(l);
-            self.rules
-                .on_unassign(&self.a, &mut self.scores, l, self.num_atoms);
+            self.rules.on_unassign(&mut self.scores, l, self.num_atoms);
             self.cursor = self.cursor.min(l.var());
         }
         self.a.lim.truncate(lvl as usize);
         self.a.qhead = self.a.qhead.min(start);
+        while let Some(&(pl, v)) = self.parked.last() {
+            if pl <= lvl {
+                break;
+            }
+            self.parked.pop();
+            if self.a.is_unassigned(v) {
+                self.scores.insert(v);
+            }
+        }
         self.deps.truncate(start);
     }
 
