@@ -47,16 +47,36 @@ pub(super) fn ground(
     constants: &[(String, String)],
     builder: &mut dyn ProgramBuilder,
 ) -> Result<(), GroundError> {
+    let mut state = State {
+        builder,
+        failure: None,
+    };
+    // From here on `state` is only touched through `data`, by the callbacks and below.
+    let data: *mut State = &mut state;
+    let result = new_control(constants).and_then(|control| {
+        let outcome = ground_with(&control, files, data as *mut c_void);
+        drop(control); // no callback can run after this
+        outcome
+    });
+    // SAFETY: the control that could call back is gone; nothing else holds `data`.
+    let failure = unsafe { (*data).failure.take() };
+    match failure {
+        // The observer's own reason beats clingo's generic "observer failed".
+        Some(why) => Err(GroundError::Internal(why)),
+        None => result,
+    }
+}
+
+fn new_control(constants: &[(String, String)]) -> Result<Control, GroundError> {
     let mut args = Vec::new();
     for (name, value) in constants {
         args.push(cstring("-c")?);
         args.push(cstring(&format!("{name}={value}"))?);
     }
     let arg_ptrs: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
-
     let mut raw = ptr::null_mut();
     // SAFETY: the argument array outlives the call; the logger takes no data.
-    let ok = unsafe {
+    check(unsafe {
         sys::clingo_control_new(
             arg_ptrs.as_ptr(),
             arg_ptrs.len(),
@@ -65,32 +85,21 @@ pub(super) fn ground(
             MESSAGE_LIMIT,
             &mut raw,
         )
-    };
-    if !ok {
-        return Err(last_error(None));
-    }
-    let control = Control(raw);
+    })?;
+    Ok(Control(raw))
+}
 
-    let mut state = State {
-        builder,
-        failure: None,
-    };
-    let data = &mut state as *mut State as *mut c_void;
+/// Register the observer, load, ground `base`, close the step. `data` must point to the
+/// `State` the callbacks feed and stay valid while `control` lives.
+fn ground_with(control: &Control, files: &[PathBuf], data: *mut c_void) -> Result<(), GroundError> {
     let observer = observer();
-    // SAFETY: clingo copies the observer table; `state` outlives `control` (declared before it
-    // is dropped at the end of this function), so `data` stays valid for every callback.
-    check(
-        unsafe { sys::clingo_control_register_observer(control.0, &observer, true, data) },
-        &state,
-    )?;
+    // SAFETY: clingo copies the observer table; the caller keeps `data` valid.
+    check(unsafe { sys::clingo_control_register_observer(control.0, &observer, true, data) })?;
 
     for file in files {
         let path = path_cstring(file)?;
         // SAFETY: valid control and NUL-terminated path.
-        check(
-            unsafe { sys::clingo_control_load(control.0, path.as_ptr()) },
-            &state,
-        )?;
+        check(unsafe { sys::clingo_control_load(control.0, path.as_ptr()) })?;
     }
 
     let base = cstring("base")?;
@@ -100,53 +109,39 @@ pub(super) fn ground(
         size: 0,
     };
     // SAFETY: one part without parameters; no external-function callback.
-    check(
-        unsafe { sys::clingo_control_ground(control.0, &part, 1, None, ptr::null_mut()) },
-        &state,
-    )?;
+    check(unsafe { sys::clingo_control_ground(control.0, &part, 1, None, ptr::null_mut()) })?;
 
     // Close the step (see the module doc: this flushes #show/#minimize; the solver is replaced).
     let mut handle = ptr::null_mut();
     // SAFETY: mode 0 = neither yield nor async; no assumptions, no event handler.
-    check(
-        unsafe {
-            sys::clingo_control_solve(
-                control.0,
-                0,
-                ptr::null(),
-                0,
-                None,
-                ptr::null_mut(),
-                &mut handle,
-            )
-        },
-        &state,
-    )?;
+    check(unsafe {
+        sys::clingo_control_solve(
+            control.0,
+            0,
+            ptr::null(),
+            0,
+            None,
+            ptr::null_mut(),
+            &mut handle,
+        )
+    })?;
     let mut result: sys::clingo_solve_result_bitset_t = 0;
     // SAFETY: `handle` is the live handle solve returned; it is closed exactly once.
     let got = unsafe { sys::clingo_solve_handle_get(handle, &mut result) };
     let closed = unsafe { sys::clingo_solve_handle_close(handle) };
-    check(got && closed, &state)?;
-    drop(control);
-    match state.failure {
-        Some(why) => Err(GroundError::Internal(why)),
-        None => Ok(()),
-    }
+    check(got && closed)
 }
 
-fn check(ok: bool, state: &State) -> Result<(), GroundError> {
+fn check(ok: bool) -> Result<(), GroundError> {
     if ok {
         Ok(())
     } else {
-        Err(last_error(state.failure.clone()))
+        Err(last_error())
     }
 }
 
 /// Turn clingo's thread-local error code and message into a [`GroundError`].
-fn last_error(observer_failure: Option<String>) -> GroundError {
-    if let Some(why) = observer_failure {
-        return GroundError::Internal(why);
-    }
+fn last_error() -> GroundError {
     // SAFETY: both functions only read clingo's thread-local error state.
     let (code, message) = unsafe {
         let msg = sys::clingo_error_message();
