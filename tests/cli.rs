@@ -223,7 +223,9 @@ fn unsupported_features_exit_66() {
         "{}",
         r.stderr
     );
-    let r = yasmin(&[&fixture("disjunction.aspif")], None);
+    // Head-cycle-free disjunctions are shifted (src/ground/shift.rs); a head cycle is not
+    // supported yet.
+    let r = yasmin(&[&fixture("head_cycle.aspif")], None);
     assert_eq!(r.code, Some(66));
     assert!(r.stderr.contains("not supported yet"), "{}", r.stderr);
 }
