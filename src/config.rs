@@ -70,7 +70,8 @@ pub struct Config {
     #[arg(short = 'n', long = "models", default_value_t = 1)]
     pub models: u64,
 
-    /// Print search statistics after solving.
+    /// Print search statistics after solving, and on standard error the time and memory of
+    /// each preparation phase (read, analyse, complete, engine) as it ends.
     #[arg(long)]
     pub stats: bool,
 
