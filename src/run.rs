@@ -5,7 +5,7 @@
 //! user turned checking off with `--verify=false`); a model the checker rejects ends the run with
 //! an internal error (exit 70). Every failure a user can cause is a [`Failure`] with a message and
 //! an exit code, never a panic. The time limit counts from the start of the process and, like
-//! Ctrl-C, holds during the preparation too ([`prepare`]): a run stopped before the search prints
+//! Ctrl-C, holds during the preparation too (`run/prepare.rs`): a run stopped before the search prints
 //! `UNKNOWN` and exits 1.
 
 mod enumerate;
