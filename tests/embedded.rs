@@ -16,7 +16,6 @@ use std::process::{Command, Stdio};
 use yasmin_rs::grounder::{ground, GroundError};
 
 const BIN: &str = env!("CARGO_BIN_EXE_yasmin-rs");
-const SHARED: &str = "/work/shared";
 
 /// Small programs covering each statement kind the observer converts.
 const PROGRAMS: &[(&str, &str)] = &[
@@ -237,6 +236,7 @@ fn errors_are_reported_not_panics() {
 
 /// One row of the shared benchmarks' MANIFEST.tsv.
 struct Instance {
+    root: PathBuf,
     class: String,
     instance: PathBuf,
     rules: u64,
@@ -245,10 +245,28 @@ struct Instance {
     clingo_s: f64,
 }
 
+/// The shared benchmarks root (`BENCH_DIR`, default /work/shared/benchmarks, as
+/// scripts/check-read-all.sh). Absent: the benchmark tests say so and pass, unless
+/// `YASMIN_REQUIRE_BENCH=1` (as CI's `YASMIN_REQUIRE_NVRTC`) makes that a failure.
+fn bench_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(
+        std::env::var("BENCH_DIR").unwrap_or_else(|_| "/work/shared/benchmarks".into()),
+    );
+    if dir.join("MANIFEST.tsv").is_file() {
+        return Some(dir);
+    }
+    let msg = format!("no benchmarks at {} (set BENCH_DIR)", dir.display());
+    assert!(std::env::var("YASMIN_REQUIRE_BENCH").is_err(), "{msg}");
+    eprintln!("skipped: {msg}");
+    None
+}
+
 fn manifest() -> Vec<Instance> {
-    let path = Path::new(SHARED).join("benchmarks/MANIFEST.tsv");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (the shared benchmarks)", path.display()));
+    let Some(dir) = bench_dir() else {
+        return Vec::new();
+    };
+    let path = dir.join("MANIFEST.tsv");
+    let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
@@ -264,7 +282,8 @@ fn manifest() -> Vec<Instance> {
         .map(|l| l.split('\t').collect::<Vec<_>>())
         .map(|f| Instance {
             class: f[c].to_string(),
-            instance: Path::new(SHARED).join(f[i]),
+            instance: dir.parent().unwrap().join(f[i]),
+            root: dir.clone(),
             rules: f[r].parse().unwrap(),
             kinds: f[k].to_string(),
             result: f[res].to_string(),
@@ -275,10 +294,7 @@ fn manifest() -> Vec<Instance> {
 
 impl Instance {
     fn files(&self) -> Vec<PathBuf> {
-        let encoding = Path::new(SHARED)
-            .join("benchmarks")
-            .join(&self.class)
-            .join("encoding.lp");
+        let encoding = self.root.join(&self.class).join("encoding.lp");
         vec![encoding, self.instance.clone()]
     }
     /// Small enough to ground and solve in a test: the brief's bound on ground rules, and clingo
@@ -323,6 +339,9 @@ fn small_benchmarks_solve_the_same_through_clingo() {
         checked += 1;
     }
     eprintln!("compared {checked}; clingo timed out on {unknown:?}");
+    if bench_dir().is_none() {
+        return;
+    }
     assert!(
         checked >= 10 && unknown.len() <= 2,
         "compared only {checked}; timed out: {unknown:?}"
@@ -412,6 +431,9 @@ fn binary_solves_small_benchmarks_like_gringo_pipe() {
         checked += 1;
     }
     eprintln!("compared {checked}; time limit on {unknown:?}");
+    if bench_dir().is_none() {
+        return;
+    }
     assert!(
         checked >= 3,
         "compared only {checked}; time limit on {unknown:?}"
@@ -444,7 +466,7 @@ fn binary_needs_no_gringo_on_path() {
             "{}: exit {code:?}\n{out}",
             file.display()
         );
-        let want = clingo_on_source(&[file.clone()], &[], 0);
+        let want = clingo_on_source(std::slice::from_ref(&file), &[], 0);
         assert_eq!(parse_output(&out).models, want.models, "{}", file.display());
     }
 }
