@@ -10,7 +10,7 @@
 #
 # Usage: scripts/bench-host.sh [bench-run.py args, e.g. --classes graphcol]
 #   TIME_LIMIT (default 60), LIST, CACHE (ground files, default benchmarks/cache; missing ones are
-#   ground by scripts/check-read-all.sh --ground-only), APPEND=1 keeps earlier rows,
+#   ground by scripts/check-read-all.sh --ground-only), APPEND=1 keeps earlier rows (0 does not),
 #   NO_BUILD=1 uses the binary already built, CARGO_TARGET_DIR as usual.
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,7 +30,8 @@ if [ -n "$missing" ]; then
     "$ROOT/scripts/check-read-all.sh" --ground-only || exit 2
 fi
 
-[ -n "${APPEND:-}" ] || rm -f "$ROWS"
+# APPEND=1 keeps earlier rows; unset, empty or 0 starts afresh.
+[ "${APPEND:-0}" != 0 ] || rm -f "$ROWS"
 python3 "$ROOT/scripts/bench-run.py" --list "$LIST" --ground-dir "$CACHE" \
     --bin "$TARGET/release/yasmin-rs" --configs clingo,cpu:res,cpu:fwd \
     --clingo "clingo --mode=clasp" --time-limit "${TIME_LIMIT:-60}" --label host-engine \
