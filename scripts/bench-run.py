@@ -52,9 +52,9 @@ STAT_KEYS = {
     "models": ["models"],
     "search_s": ["search_time", "search", "solving", "solve_time"],
     "total_s": ["time", "total_time"],
-    "kernel_launches": ["kernel_launches", "launches"],
-    "bytes_to_device": ["bytes_to_device"],
-    "bytes_from_device": ["bytes_from_device"],
+    "kernel_launches": ["kernel_launches", "kernel_calls", "launches"],
+    "bytes_to_device": ["bytes_to_device", "host_device"],
+    "bytes_from_device": ["bytes_from_device", "device_host"],
 }
 
 

@@ -42,7 +42,7 @@ def parse_output(text):
             result = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT",
                       "OPTIMUM FOUND": "OPT"}.get(line, line)
         else:
-            m = re.match(r"^\s*([A-Za-z][A-Za-z0-9 /_().-]*?)\s*:\s*(-?[0-9][0-9.e+]*)", line)
+            m = re.match(r"^\s*([A-Za-z][A-Za-z0-9 /_().>-]*?)\s*:\s*(-?[0-9][0-9.e+]*)", line)
             if m:
                 key = re.sub(r"[^a-z0-9]+", "_", m.group(1).lower()).strip("_")
                 # clasp: 'Conflict : 95 (Average Length: 7.9 ...)' under 'Lemmas'
