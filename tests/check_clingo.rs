@@ -5,6 +5,7 @@
 //!
 //! Needs gringo and clingo on PATH (Debian package `gringo`); fails, not skips, without them.
 
+mod common;
 #[path = "gen/mod.rs"]
 mod gen;
 
@@ -33,21 +34,7 @@ type Sets = BTreeMap<Vec<String>, usize>;
 
 fn clingo_sets(aspif: &[u8]) -> Sets {
     let out = String::from_utf8(piped("clingo", &["--mode=clasp", "-n", "0"], aspif)).unwrap();
-    let mut sets = Sets::new();
-    let mut lines = out.lines();
-    while let Some(l) = lines.next() {
-        if l.starts_with("Answer:") {
-            let mut atoms: Vec<String> = lines
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(String::from)
-                .collect();
-            atoms.sort();
-            *sets.entry(atoms).or_insert(0) += 1;
-        }
-    }
-    sets
+    common::answer_sets(&out)
 }
 
 #[test]

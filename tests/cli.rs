@@ -4,6 +4,9 @@
 //!
 //! Needs gringo and clingo on PATH (Debian package `gringo`); the tests fail, not skip, without.
 
+mod common;
+
+use common::answer_sets;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -75,25 +78,6 @@ fn example(name: &str) -> String {
 
 fn fixture(name: &str) -> String {
     format!("{ROOT}/tests/cli/{name}")
-}
-
-/// The answer sets in clingo's text output, each as its sorted shown atoms, counted.
-fn answer_sets(text: &str) -> BTreeMap<Vec<String>, usize> {
-    let mut sets = BTreeMap::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        if line.starts_with("Answer:") {
-            let mut atoms: Vec<String> = lines
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(String::from)
-                .collect();
-            atoms.sort();
-            *sets.entry(atoms).or_insert(0) += 1;
-        }
-    }
-    sets
 }
 
 fn result_line(text: &str) -> &str {

@@ -9,7 +9,9 @@
 //! rules) are compared like any other; one that is not head-cycle-free (rejected with exit 66)
 //! fails, so such a file belongs here only once yasmin-rs supports it.
 
-use std::collections::BTreeMap;
+mod common;
+
+use common::answer_sets;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -25,25 +27,6 @@ fn piped(cmd: &mut Command, input: &[u8]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e} (apt-get install gringo)"));
     child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
-}
-
-/// Answer sets in clingo's text output: sorted shown atoms → how often.
-fn answer_sets(text: &str) -> BTreeMap<Vec<String>, usize> {
-    let mut sets = BTreeMap::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        if line.starts_with("Answer:") {
-            let mut atoms: Vec<String> = lines
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(String::from)
-                .collect();
-            atoms.sort();
-            *sets.entry(atoms).or_insert(0) += 1;
-        }
-    }
-    sets
 }
 
 /// Ground `.lp` files with gringo; `.aspif` files are ground already.

@@ -11,7 +11,7 @@
 //! unassigned, and (non-tight) no unfounded atom; after it, the decisions that led to it are
 //! learned as a blocking nogood (kept for good), so no model is reported twice.
 //!
-//! Restarts follow the Luby sequence times [`RESTART_UNIT`] conflicts and go back to level 1
+//! Restarts follow the Luby sequence times [`crate::engine::restart::UNIT`] conflicts and go back to level 1
 //! (the top level: levels are numbered from 1 here); learned-nogood deletion (`reduce.rs`) runs
 //! at a restart, first after [`REDUCE_FIRST`] conflicts, then at gaps growing by
 //! [`REDUCE_GROWTH`] (the host engine's schedule).
@@ -31,33 +31,17 @@ use buffers::Buffers;
 use launch::Launcher;
 use layout::{act, ctr, src, st};
 
+use crate::engine::restart::Restarts;
 use crate::engine::{Engine, EngineError, Limits, Model, Options, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
-/// Conflicts per Luby unit between restarts.
-pub const RESTART_UNIT: u64 = 100;
 /// Conflicts before the first learned-nogood deletion.
 pub const REDUCE_FIRST: u64 = 2000;
 /// Growth of the gap between deletions.
 pub const REDUCE_GROWTH: u64 = 300;
 /// Rounds per step_k launch at most (the host launches another step if it is reached).
 const MAX_ROUNDS: u32 = 1 << 16;
-
-/// The `i`-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, ...
-pub fn luby(i: u64) -> u64 {
-    let mut i = i;
-    loop {
-        let mut k = 1;
-        while (1u64 << k) - 1 < i {
-            k += 1;
-        }
-        if (1u64 << k) - 1 == i {
-            return 1 << (k - 1);
-        }
-        i -= (1u64 << (k - 1)) - 1;
-    }
-}
 
 /// What the host keeps for the unfounded-set check (non-tight programs only).
 struct HostCheck {
@@ -81,8 +65,7 @@ pub struct GpuEngine {
     /// Rounds launched per batch (adapted to how many the last fixpoint needed).
     rounds: u32,
     conflicts: u64,
-    luby_index: u64,
-    next_restart: u64,
+    restarts: Restarts,
     next_reduce: u64,
     reduce_gap: u64,
     /// Learned nogoods that must never be deleted (blocking nogoods of reported models).
@@ -115,8 +98,7 @@ impl GpuEngine {
             exhausted: c.db.has_empty,
             rounds: 4,
             conflicts: 0,
-            luby_index: 1,
-            next_restart: RESTART_UNIT,
+            restarts: Restarts::default(),
             next_reduce: REDUCE_FIRST,
             reduce_gap: REDUCE_FIRST,
             permanent: Vec::new(),
@@ -166,12 +148,9 @@ impl GpuEngine {
     /// with no conflict, so level 1 is at a fixpoint after it.
     fn restart_if_due(&mut self) -> Result<bool, EngineError> {
         let reduce_due = self.conflicts >= self.next_reduce;
-        if self.conflicts < self.next_restart && !reduce_due {
+        // `due` schedules the next restart when this one is due.
+        if !self.restarts.due(self.conflicts) && !reduce_due {
             return Ok(false);
-        }
-        if self.conflicts >= self.next_restart {
-            self.luby_index += 1;
-            self.next_restart = self.conflicts + RESTART_UNIT * luby(self.luby_index);
         }
         self.run.backjump_undo(&self.buf, true)?;
         self.stats.restarts += 1;

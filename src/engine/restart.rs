@@ -1,7 +1,8 @@
 //! Restarts on the Luby sequence (1, 1, 2, 1, 1, 2, 4, …) times [`UNIT`] conflicts.
 //!
-//! Invariant: `next` is the conflict count at which the next restart is due; restarting only
-//! backtracks to level 0, so learned, loop and blocking nogoods all survive it.
+//! Shared by both engines. Invariant: `next` is the conflict count at which the next restart is
+//! due; restarting only backtracks to the top level, so learned, loop and blocking nogoods all
+//! survive it.
 
 /// Conflicts per Luby unit.
 pub const UNIT: u64 = 100;
