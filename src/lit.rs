@@ -52,7 +52,12 @@ impl Lit {
 
 impl std::fmt::Display for Lit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{}", if self.is_true() { 'T' } else { 'F' }, self.var())
+        write!(
+            f,
+            "{}{}",
+            if self.is_true() { 'T' } else { 'F' },
+            self.var()
+        )
     }
 }
 
