@@ -29,14 +29,16 @@
 //!   models never repeat and enumeration ends with `Exhausted`.
 
 mod assign;
-mod decide;
+// `decide::Rules` and `unfounded` are shared with the device engine, which runs the
+// unfounded-set check on the host.
+pub(crate) mod decide;
 mod heuristic;
 mod integrate;
 mod learn_fwd;
 mod learn_res;
 mod reduce;
 mod store;
-mod unfounded;
+pub(crate) mod unfounded;
 mod watch;
 
 #[cfg(test)]
@@ -50,6 +52,7 @@ use self::learn_fwd::Deps;
 use self::reduce::Reduce;
 use self::store::{Kind, NgRef, Store};
 use self::unfounded::Unfounded;
+
 use self::watch::Watch;
 use super::{Engine, EngineError, Limits, Model, Options, Stats, Step};
 use crate::config::Learning;

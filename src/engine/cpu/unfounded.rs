@@ -18,8 +18,9 @@
 //! nogood is violated by the current assignment and holds in every answer set (it says: `P`
 //! cannot be true without an outside support), so it is handled as a conflict.
 //!
-//! Invariant: on a total assignment with no violated nogood, [`CpuEngine::unfounded_check`]
-//! returns no nogood exactly when the true atoms form an answer set.
+//! Invariant: on a total assignment with no violated nogood, [`check`] returns no nogood exactly
+//! when the true atoms form an answer set. Both engines call it: the host engine on its
+//! [`Assignment`], the device engine on the assignment it downloads (through [`Values`]).
 
 use super::assign::Assignment;
 use super::decide::{Csr, Rules};
@@ -32,6 +33,17 @@ use crate::lit::Lit;
 const MAX_LOOP_NOGOODS: usize = 32;
 /// Loop nogoods per part of U (one per atom, the part's first atoms).
 const PER_PART: usize = 4;
+
+/// Read access to a total assignment: `holds(l)` is true when literal `l` is assigned true.
+pub trait Values {
+    fn holds(&self, l: Lit) -> bool;
+}
+
+impl Values for Assignment {
+    fn holds(&self, l: Lit) -> bool {
+        Assignment::holds(self, l)
+    }
+}
 
 #[derive(Debug)]
 pub struct Unfounded {
@@ -104,112 +116,115 @@ impl Unfounded {
 impl CpuEngine {
     /// Loop nogoods for the unfounded atoms of the total assignment (empty: it is stable).
     pub(super) fn unfounded_check(&mut self) -> Vec<Vec<Lit>> {
-        if self.ufs.tight {
-            return Vec::new();
-        }
-        let n = self.num_atoms as usize;
-        let a = &self.a;
-        let u = &mut self.ufs;
-        let rules = &self.rules;
-        let holds_atom = |p: u32| a.holds(Lit::t(p));
-        for p in 1..=n {
-            u.founded[p] = holds_atom(p as u32) && !u.cyclic[p];
-        }
-        u.queue.clear();
-        // need[b] > 0: what body b still lacks to be true with founded atoms only.
-        for b in 0..u.bodies.len() {
-            u.need[b] = 1;
-            if !a.holds(Lit::t(rules.body_var[b])) {
-                continue;
-            }
-            u.need[b] = match &u.bodies[b] {
-                BodyDef::Conj { pos, .. } => {
-                    pos.iter().filter(|&&p| !u.founded[p as usize]).count() as i64
-                }
-                BodyDef::Sum { lower, lits } => {
-                    let have: i64 = lits
-                        .iter()
-                        .filter(|&&(l, _)| {
-                            if l > 0 {
-                                u.founded[l as usize]
-                            } else {
-                                !holds_atom(l.unsigned_abs())
-                            }
-                        })
-                        .map(|&(_, w)| w)
-                        .sum();
-                    lower - have
-                }
-            };
-        }
-        // Fire only once every count is taken against the same initial founded set: atoms
-        // founded from here on reach the counts through the queue, exactly once.
-        for b in 0..u.bodies.len() {
-            if u.need[b] <= 0 && a.holds(Lit::t(rules.body_var[b])) {
-                found_heads(u, rules, a, b);
-            }
-        }
-        while let Some(p) = u.queue.pop() {
-            let (lo, hi) = u.pos_occ.range(p as usize);
-            for k in lo..hi {
-                let b = u.pos_occ.at(k) as usize;
-                if u.need[b] <= 0 || !a.holds(Lit::t(rules.body_var[b])) {
-                    continue;
-                }
-                u.need[b] -= u.pos_w[k];
-                if u.need[b] <= 0 {
-                    found_heads(u, rules, a, b);
-                }
-            }
-        }
-        let unfounded: Vec<u32> = (1..=n as u32)
-            .filter(|&p| holds_atom(p) && !u.founded[p as usize])
-            .collect();
-        if unfounded.is_empty() {
-            return Vec::new();
-        }
-        for &p in &unfounded {
-            u.in_u[p as usize] = true;
-        }
-        // Split U into the parts the atoms rest on: the part of p closes p under "a true body
-        // of a rule of q ∈ part has its positive atoms of U in the part". Each part is itself
-        // unfounded, and a small part (one sub-loop) gives a short, strong loop nogood.
-        let mut out = Vec::new();
-        let mut covered = vec![false; 0];
-        std::mem::swap(&mut covered, &mut u.covered);
-        for &seed in &unfounded {
-            if covered[seed as usize] || out.len() >= MAX_LOOP_NOGOODS {
-                continue;
-            }
-            let part = closure(u, rules, a, seed);
-            let ext = externals(u, rules, a, &part);
-            for &p in part.iter().take(PER_PART) {
-                let mut ng = ext.clone();
-                if !ng.contains(&Lit::t(p)) {
-                    ng.push(Lit::t(p));
-                }
-                debug_assert!(
-                    ng.iter().all(|&l| a.holds(l)),
-                    "a loop nogood must be violated"
-                );
-                out.push(ng);
-            }
-            for &q in &part {
-                covered[q as usize] = true;
-                u.in_part[q as usize] = false;
-            }
-        }
-        for &p in &unfounded {
-            u.in_u[p as usize] = false;
-            covered[p as usize] = false;
-        }
-        u.covered = covered;
-        out
+        check(&mut self.ufs, &self.rules, &self.a, self.num_atoms)
     }
 }
 
+/// Loop nogoods for the unfounded atoms of the total assignment `a` over atoms `1..=num_atoms`
+/// (empty: the true atoms are an answer set).
+pub fn check<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, num_atoms: u32) -> Vec<Vec<Lit>> {
+    if u.tight {
+        return Vec::new();
+    }
+    let n = num_atoms as usize;
+    let holds_atom = |p: u32| a.holds(Lit::t(p));
+    for p in 1..=n {
+        u.founded[p] = holds_atom(p as u32) && !u.cyclic[p];
+    }
+    u.queue.clear();
+    // need[b] > 0: what body b still lacks to be true with founded atoms only.
+    for b in 0..u.bodies.len() {
+        u.need[b] = 1;
+        if !a.holds(Lit::t(rules.body_var[b])) {
+            continue;
+        }
+        u.need[b] = match &u.bodies[b] {
+            BodyDef::Conj { pos, .. } => {
+                pos.iter().filter(|&&p| !u.founded[p as usize]).count() as i64
+            }
+            BodyDef::Sum { lower, lits } => {
+                let have: i64 = lits
+                    .iter()
+                    .filter(|&&(l, _)| {
+                        if l > 0 {
+                            u.founded[l as usize]
+                        } else {
+                            !holds_atom(l.unsigned_abs())
+                        }
+                    })
+                    .map(|&(_, w)| w)
+                    .sum();
+                lower - have
+            }
+        };
+    }
+    // Fire only once every count is taken against the same initial founded set: atoms
+    // founded from here on reach the counts through the queue, exactly once.
+    for b in 0..u.bodies.len() {
+        if u.need[b] <= 0 && a.holds(Lit::t(rules.body_var[b])) {
+            found_heads(u, rules, a, b);
+        }
+    }
+    while let Some(p) = u.queue.pop() {
+        let (lo, hi) = u.pos_occ.range(p as usize);
+        for k in lo..hi {
+            let b = u.pos_occ.at(k) as usize;
+            if u.need[b] <= 0 || !a.holds(Lit::t(rules.body_var[b])) {
+                continue;
+            }
+            u.need[b] -= u.pos_w[k];
+            if u.need[b] <= 0 {
+                found_heads(u, rules, a, b);
+            }
+        }
+    }
+    let unfounded: Vec<u32> = (1..=n as u32)
+        .filter(|&p| holds_atom(p) && !u.founded[p as usize])
+        .collect();
+    if unfounded.is_empty() {
+        return Vec::new();
+    }
+    for &p in &unfounded {
+        u.in_u[p as usize] = true;
+    }
+    // Split U into the parts the atoms rest on: the part of p closes p under "a true body
+    // of a rule of q ∈ part has its positive atoms of U in the part". Each part is itself
+    // unfounded, and a small part (one sub-loop) gives a short, strong loop nogood.
+    let mut out = Vec::new();
+    let mut covered = vec![false; 0];
+    std::mem::swap(&mut covered, &mut u.covered);
+    for &seed in &unfounded {
+        if covered[seed as usize] || out.len() >= MAX_LOOP_NOGOODS {
+            continue;
+        }
+        let part = closure(u, rules, a, seed);
+        let ext = externals(u, rules, a, &part);
+        for &p in part.iter().take(PER_PART) {
+            let mut ng = ext.clone();
+            if !ng.contains(&Lit::t(p)) {
+                ng.push(Lit::t(p));
+            }
+            debug_assert!(
+                ng.iter().all(|&l| a.holds(l)),
+                "a loop nogood must be violated"
+            );
+            out.push(ng);
+        }
+        for &q in &part {
+            covered[q as usize] = true;
+            u.in_part[q as usize] = false;
+        }
+    }
+    for &p in &unfounded {
+        u.in_u[p as usize] = false;
+        covered[p as usize] = false;
+    }
+    u.covered = covered;
+    out
+}
+
 /// The part of U that `seed` rests on (marked in `in_part`).
-fn closure(u: &mut Unfounded, rules: &Rules, a: &Assignment, seed: u32) -> Vec<u32> {
+fn closure<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, seed: u32) -> Vec<u32> {
     let mut part = vec![seed];
     u.in_part[seed as usize] = true;
     let mut i = 0;
@@ -241,7 +256,7 @@ fn closure(u: &mut Unfounded, rules: &Rules, a: &Assignment, seed: u32) -> Vec<u
 
 /// The external bodies of the unfounded set `part` (marked in `in_part`), as nogood literals
 /// that all hold now.
-fn externals(u: &mut Unfounded, rules: &Rules, a: &Assignment, part: &[u32]) -> Vec<Lit> {
+fn externals<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, part: &[u32]) -> Vec<Lit> {
     let mut ext: Vec<Lit> = Vec::new();
     let mut touched = Vec::new();
     for &p in part {
@@ -301,7 +316,7 @@ fn externals(u: &mut Unfounded, rules: &Rules, a: &Assignment, part: &[u32]) -> 
 }
 
 /// Body `b` is true with founded atoms only: found the true heads of its rules.
-fn found_heads(u: &mut Unfounded, rules: &Rules, a: &Assignment, b: usize) {
+fn found_heads<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, b: usize) {
     for &r in rules.body_rules.get(b) {
         for &h in rules.rule_heads.get(r as usize) {
             if !u.founded[h as usize] && a.holds(Lit::t(h)) {
