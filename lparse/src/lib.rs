@@ -8,6 +8,7 @@
 mod aspif;
 mod lexer;
 mod program;
+mod sink;
 mod smodels;
 mod write_aspif;
 mod write_smodels;

@@ -6,6 +6,7 @@
 //! non-negative ones). The first io error is kept and every later statement is skipped; `finish`
 //! reports it. Theory statements cannot be written: the reader keeps only their count.
 
+use crate::sink::LineSink;
 use crate::{
     Body, Edge, External, ExternalValue, HeadKind, Heuristic, HeuristicModifier, Lit, Minimize,
     Output, Program, ProgramBuilder, Rule, WLit,
@@ -87,55 +88,29 @@ pub(crate) fn invalid(message: String) -> io::Error {
 }
 
 pub struct AspifWriter<W: Write> {
-    out: W,
-    line: Vec<u8>,
-    error: Option<io::Error>,
+    sink: LineSink<W>,
 }
 
 impl<W: Write> AspifWriter<W> {
     /// Start a program: writes the header `asp 1 0 0`.
     pub fn new(out: W) -> Self {
         let mut w = AspifWriter {
-            out,
-            line: Vec::with_capacity(256),
-            error: None,
+            sink: LineSink::new(out),
         };
-        w.line.extend_from_slice(b"asp 1 0 0");
-        w.emit();
+        w.sink.line.extend_from_slice(b"asp 1 0 0");
+        w.sink.emit();
         w
     }
 
     /// End the program (`0`), flush, and report the first error met, if any.
     pub fn finish(mut self) -> io::Result<()> {
-        self.line.push(b'0');
-        self.emit();
-        if self.error.is_none() {
-            if let Err(e) = self.out.flush() {
-                self.error = Some(e);
-            }
-        }
-        self.error.map_or(Ok(()), Err)
-    }
-
-    fn fail(&mut self, e: io::Error) {
-        if self.error.is_none() {
-            self.error = Some(e);
-        }
-    }
-
-    /// Write the statement in `line` with its newline (unless an error already happened).
-    fn emit(&mut self) {
-        self.line.push(b'\n');
-        if self.error.is_none() {
-            if let Err(e) = self.out.write_all(&self.line) {
-                self.error = Some(e);
-            }
-        }
-        self.line.clear();
+        self.sink.line.push(b'0');
+        self.sink.emit();
+        self.sink.finish()
     }
 
     pub(crate) fn write_rule(&mut self, r: &Rule) {
-        let l = &mut self.line;
+        let l = &mut self.sink.line;
         l.extend_from_slice(match r.head.kind {
             HeadKind::Disjunctive => b"1 0",
             HeadKind::Choice => b"1 1",
@@ -165,49 +140,49 @@ impl<W: Write> AspifWriter<W> {
                     push_wlits(l, &lits);
                 }
                 Err(e) => {
-                    self.line.clear();
-                    self.fail(e);
+                    self.sink.line.clear();
+                    self.sink.fail(e);
                     return;
                 }
             },
         }
-        self.emit();
+        self.sink.emit();
     }
 
     pub(crate) fn write_minimize(&mut self, m: &Minimize) {
         let range = i32::MIN as i64..=i32::MAX as i64;
         if let Some(w) = m.lits.iter().find(|w| !range.contains(&w.weight)) {
             let weight = w.weight;
-            self.fail(invalid(format!(
+            self.sink.fail(invalid(format!(
                 "minimize weight {weight} does not fit 32 bits"
             )));
             return;
         }
-        self.line.extend_from_slice(b"2 ");
-        push_int(&mut self.line, m.priority as i64);
-        push_wlits(&mut self.line, &m.lits);
-        self.emit();
+        self.sink.line.extend_from_slice(b"2 ");
+        push_int(&mut self.sink.line, m.priority as i64);
+        push_wlits(&mut self.sink.line, &m.lits);
+        self.sink.emit();
     }
 
     pub(crate) fn write_output(&mut self, name: &str, condition: &[Lit]) {
-        self.line.extend_from_slice(b"4 ");
-        push_int(&mut self.line, name.len() as i64);
-        self.line.push(b' ');
-        self.line.extend_from_slice(name.as_bytes());
-        push_list(&mut self.line, condition);
-        self.emit();
+        self.sink.line.extend_from_slice(b"4 ");
+        push_int(&mut self.sink.line, name.len() as i64);
+        self.sink.line.push(b' ');
+        self.sink.line.extend_from_slice(name.as_bytes());
+        push_list(&mut self.sink.line, condition);
+        self.sink.emit();
     }
 
     pub(crate) fn write_project(&mut self, atoms: &[u32]) {
-        self.line.push(b'3');
-        push_list(&mut self.line, atoms);
-        self.emit();
+        self.sink.line.push(b'3');
+        push_list(&mut self.sink.line, atoms);
+        self.sink.emit();
     }
 
     pub(crate) fn write_assume(&mut self, lits: &[Lit]) {
-        self.line.push(b'6');
-        push_list(&mut self.line, lits);
-        self.emit();
+        self.sink.line.push(b'6');
+        push_list(&mut self.sink.line, lits);
+        self.sink.emit();
     }
 
     pub(crate) fn write_heuristic(&mut self, h: &Heuristic) {
@@ -219,24 +194,24 @@ impl<W: Write> AspifWriter<W> {
             HeuristicModifier::True => 4,
             HeuristicModifier::False => 5,
         };
-        let l = &mut self.line;
+        let l = &mut self.sink.line;
         l.extend_from_slice(b"7");
         for x in [m, h.atom as i64, h.bias as i64, h.priority as i64] {
             l.push(b' ');
             push_int(l, x);
         }
         push_list(l, &h.condition);
-        self.emit();
+        self.sink.emit();
     }
 
     pub(crate) fn write_edge(&mut self, e: &Edge) {
-        let l = &mut self.line;
+        let l = &mut self.sink.line;
         l.extend_from_slice(b"8 ");
         push_int(l, e.u as i64);
         l.push(b' ');
         push_int(l, e.v as i64);
         push_list(l, &e.condition);
-        self.emit();
+        self.sink.emit();
     }
 }
 
@@ -257,11 +232,11 @@ impl<W: Write> ProgramBuilder for AspifWriter<W> {
             ExternalValue::False => 2,
             ExternalValue::Release => 3,
         };
-        self.line.extend_from_slice(b"5 ");
-        push_int(&mut self.line, e.atom as i64);
-        self.line.push(b' ');
-        push_int(&mut self.line, v);
-        self.emit();
+        self.sink.line.extend_from_slice(b"5 ");
+        push_int(&mut self.sink.line, e.atom as i64);
+        self.sink.line.push(b' ');
+        push_int(&mut self.sink.line, v);
+        self.sink.emit();
     }
     fn project(&mut self, atoms: Vec<u32>) {
         self.write_project(&atoms);
@@ -276,7 +251,7 @@ impl<W: Write> ProgramBuilder for AspifWriter<W> {
         self.write_edge(&edge);
     }
     fn theory(&mut self) {
-        self.fail(invalid(
+        self.sink.fail(invalid(
             "theory statements cannot be written: the reader keeps only their number".into(),
         ));
     }

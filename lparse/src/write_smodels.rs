@@ -19,6 +19,7 @@
 //! Rules are streamed; outputs, minimize statements and the compute statement are held until
 //! [`SmodelsWriter::finish`], because smodels puts them after the rules.
 
+use crate::sink::LineSink;
 use crate::write_aspif::{invalid, positive_weights, push_int};
 use crate::{
     Atom, Body, Edge, External, ExternalValue, HeadKind, Heuristic, Lit, Minimize, Output, Program,
@@ -27,9 +28,7 @@ use crate::{
 use std::io::{self, BufWriter, Write};
 
 pub struct SmodelsWriter<W: Write> {
-    out: W,
-    line: Vec<u8>,
-    error: Option<io::Error>,
+    sink: LineSink<W>,
     max_atom: Atom,
     next_aux: u64,
     false_atom: Option<Atom>,
@@ -44,9 +43,7 @@ impl<W: Write> SmodelsWriter<W> {
     /// from `max_atom + 1`. A statement with a higher atom is an error (InvalidInput).
     pub fn new(out: W, max_atom: Atom) -> Self {
         SmodelsWriter {
-            out,
-            line: Vec::with_capacity(256),
-            error: None,
+            sink: LineSink::new(out),
             max_atom,
             next_aux: max_atom as u64 + 1,
             false_atom: None,
@@ -64,65 +61,45 @@ impl<W: Write> SmodelsWriter<W> {
         minimize.sort_by_key(|m| m.priority); // stable: statements keep their order
         for group in minimize.chunk_by(|a, b| a.priority == b.priority) {
             let lits: Vec<WLit> = group.iter().flat_map(|m| m.lits.iter().copied()).collect();
-            self.line.extend_from_slice(b"6 0");
+            self.sink.line.extend_from_slice(b"6 0");
             if let Some((_, lits)) = self.normalise(0, &lits) {
                 self.push_sum_lits(&lits, true);
             }
-            self.emit();
+            self.sink.emit();
         }
-        self.line.push(b'0');
-        self.emit();
+        self.sink.line.push(b'0');
+        self.sink.emit();
         for (atom, name) in std::mem::take(&mut self.symbols) {
-            push_int(&mut self.line, atom as i64);
-            self.line.push(b' ');
-            self.line.extend_from_slice(name.as_bytes());
-            self.emit();
+            push_int(&mut self.sink.line, atom as i64);
+            self.sink.line.push(b' ');
+            self.sink.line.extend_from_slice(name.as_bytes());
+            self.sink.emit();
         }
-        self.line.push(b'0');
-        self.emit();
+        self.sink.line.push(b'0');
+        self.sink.emit();
         let b_plus = std::mem::take(&mut self.b_plus);
         let mut b_minus = std::mem::take(&mut self.b_minus);
         b_minus.extend(self.false_atom);
         for (word, atoms) in [(&b"B+"[..], b_plus), (&b"B-"[..], b_minus)] {
-            self.line.extend_from_slice(word);
-            self.emit();
+            self.sink.line.extend_from_slice(word);
+            self.sink.emit();
             for a in atoms {
-                push_int(&mut self.line, a as i64);
-                self.emit();
+                push_int(&mut self.sink.line, a as i64);
+                self.sink.emit();
             }
-            self.line.push(b'0');
-            self.emit();
+            self.sink.line.push(b'0');
+            self.sink.emit();
         }
-        self.line.push(b'1');
-        self.emit();
-        if self.error.is_none() {
-            if let Err(e) = self.out.flush() {
-                self.error = Some(e);
-            }
-        }
-        self.error.map_or(Ok(()), Err)
-    }
-
-    fn fail(&mut self, e: io::Error) {
-        if self.error.is_none() {
-            self.error = Some(e);
-        }
-    }
-
-    fn emit(&mut self) {
-        self.line.push(b'\n');
-        if self.error.is_none() {
-            if let Err(e) = self.out.write_all(&self.line) {
-                self.error = Some(e);
-            }
-        }
-        self.line.clear();
+        self.sink.line.push(b'1');
+        self.sink.emit();
+        self.sink.finish()
     }
 
     /// A fresh auxiliary atom, or None (error recorded) when atoms run out.
     fn fresh(&mut self) -> Option<Atom> {
         if self.next_aux > i32::MAX as u64 {
-            self.fail(invalid("no atom number left for an auxiliary atom".into()));
+            self.sink
+                .fail(invalid("no atom number left for an auxiliary atom".into()));
             return None;
         }
         self.next_aux += 1;
@@ -140,7 +117,7 @@ impl<W: Write> SmodelsWriter<W> {
     fn check_atom(&mut self, atom: Atom) -> bool {
         if atom == 0 || atom > self.max_atom || atom > i32::MAX as Atom {
             let max = self.max_atom;
-            self.fail(invalid(format!(
+            self.sink.fail(invalid(format!(
                 "atom {atom} is not in 1..={max} (the max_atom given to SmodelsWriter::new)"
             )));
             return false;
@@ -156,7 +133,7 @@ impl<W: Write> SmodelsWriter<W> {
     /// ` n m negs… poss…` for a normal body.
     fn push_body(&mut self, lits: &[Lit]) {
         let neg = lits.iter().filter(|&&l| l < 0).count();
-        let l = &mut self.line;
+        let l = &mut self.sink.line;
         for x in [lits.len(), neg] {
             l.push(b' ');
             push_int(l, x as i64);
@@ -175,7 +152,7 @@ impl<W: Write> SmodelsWriter<W> {
     fn push_sum_lits(&mut self, lits: &[WLit], weights: bool) {
         let neg: Vec<&WLit> = lits.iter().filter(|w| w.lit < 0).collect();
         let pos: Vec<&WLit> = lits.iter().filter(|w| w.lit > 0).collect();
-        let l = &mut self.line;
+        let l = &mut self.sink.line;
         for x in [lits.len(), neg.len()] {
             l.push(b' ');
             push_int(l, x as i64);
@@ -197,7 +174,7 @@ impl<W: Write> SmodelsWriter<W> {
         match positive_weights(lower, lits) {
             Ok(x) => Some(x),
             Err(e) => {
-                self.fail(e);
+                self.sink.fail(e);
                 None
             }
         }
@@ -209,50 +186,52 @@ impl<W: Write> SmodelsWriter<W> {
             return;
         };
         if lits.iter().all(|w| w.weight == 1) {
-            self.line.extend_from_slice(b"2 ");
-            push_int(&mut self.line, head as i64);
+            self.sink.line.extend_from_slice(b"2 ");
+            push_int(&mut self.sink.line, head as i64);
             let neg = lits.iter().filter(|w| w.lit < 0).count();
             for x in [lits.len() as i64, neg as i64, bound] {
-                self.line.push(b' ');
-                push_int(&mut self.line, x);
+                self.sink.line.push(b' ');
+                push_int(&mut self.sink.line, x);
             }
             let (negs, poss): (Vec<&WLit>, Vec<&WLit>) = lits.iter().partition(|w| w.lit < 0);
             for w in negs.iter().chain(poss.iter()) {
-                self.line.push(b' ');
-                push_int(&mut self.line, w.lit.unsigned_abs() as i64);
+                self.sink.line.push(b' ');
+                push_int(&mut self.sink.line, w.lit.unsigned_abs() as i64);
             }
         } else {
-            self.line.extend_from_slice(b"5 ");
-            push_int(&mut self.line, head as i64);
-            self.line.push(b' ');
-            push_int(&mut self.line, bound);
+            self.sink.line.extend_from_slice(b"5 ");
+            push_int(&mut self.sink.line, head as i64);
+            self.sink.line.push(b' ');
+            push_int(&mut self.sink.line, bound);
             self.push_sum_lits(&lits, true);
         }
-        self.emit();
+        self.sink.emit();
     }
 
     /// `head :- body` with a normal body: type 1 (≤ 1 atom), 8 (disjunction) or 3 (choice).
     fn write_normal(&mut self, kind: HeadKind, head: &[Atom], body: &[Lit]) {
         match (kind, head.len()) {
             (HeadKind::Disjunctive, 1) => {
-                self.line.extend_from_slice(b"1 ");
-                push_int(&mut self.line, head[0] as i64);
+                self.sink.line.extend_from_slice(b"1 ");
+                push_int(&mut self.sink.line, head[0] as i64);
             }
             (kind, _) => {
-                self.line.extend_from_slice(if kind == HeadKind::Choice {
-                    b"3 "
-                } else {
-                    b"8 "
-                });
-                push_int(&mut self.line, head.len() as i64);
+                self.sink
+                    .line
+                    .extend_from_slice(if kind == HeadKind::Choice {
+                        b"3 "
+                    } else {
+                        b"8 "
+                    });
+                push_int(&mut self.sink.line, head.len() as i64);
                 for &a in head {
-                    self.line.push(b' ');
-                    push_int(&mut self.line, a as i64);
+                    self.sink.line.push(b' ');
+                    push_int(&mut self.sink.line, a as i64);
                 }
             }
         }
         self.push_body(body);
-        self.emit();
+        self.sink.emit();
     }
 
     pub(crate) fn write_rule(&mut self, r: &Rule) {
@@ -301,7 +280,7 @@ impl<W: Write> SmodelsWriter<W> {
 
     pub(crate) fn write_output(&mut self, name: &str, condition: &[Lit]) {
         if name.is_empty() || name.contains(['\n', '\r']) {
-            self.fail(invalid(format!(
+            self.sink.fail(invalid(format!(
                 "output name {name:?} cannot be written in smodels (empty or with a line break)"
             )));
             return;
@@ -357,17 +336,17 @@ impl<W: Write> ProgramBuilder for SmodelsWriter<W> {
             ExternalValue::Free => (91, Some(2)),
             ExternalValue::Release => (92, None),
         };
-        push_int(&mut self.line, kind);
-        self.line.push(b' ');
-        push_int(&mut self.line, e.atom as i64);
+        push_int(&mut self.sink.line, kind);
+        self.sink.line.push(b' ');
+        push_int(&mut self.sink.line, e.atom as i64);
         if let Some(v) = value {
-            self.line.push(b' ');
-            push_int(&mut self.line, v);
+            self.sink.line.push(b' ');
+            push_int(&mut self.sink.line, v);
         }
-        self.emit();
+        self.sink.emit();
     }
     fn project(&mut self, _atoms: Vec<Atom>) {
-        self.fail(invalid(
+        self.sink.fail(invalid(
             "projection (#project) cannot be written in smodels format".into(),
         ));
     }
@@ -375,17 +354,17 @@ impl<W: Write> ProgramBuilder for SmodelsWriter<W> {
         self.write_assume(&lits);
     }
     fn heuristic(&mut self, _h: Heuristic) {
-        self.fail(invalid(
+        self.sink.fail(invalid(
             "#heuristic directives cannot be written in smodels format".into(),
         ));
     }
     fn edge(&mut self, _e: Edge) {
-        self.fail(invalid(
+        self.sink.fail(invalid(
             "#edge directives cannot be written in smodels format".into(),
         ));
     }
     fn theory(&mut self) {
-        self.fail(invalid(
+        self.sink.fail(invalid(
             "theory statements cannot be written in smodels format".into(),
         ));
     }
