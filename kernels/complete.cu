@@ -37,14 +37,7 @@ __device__ void complete_block(const Dev& d) {
         if (v != YS_NONE) {
             u32 lvl = d.st[YS_ST_CDL] + 1;
             d.st[YS_ST_CDL] = lvl;
-            u32 p = lit_f(v);
-            d.A[v] = value_for(p, lvl);
-            d.reason[v] = YS_NONE;
-            d.stamp[v] = atomicAdd(&d.st[YS_ST_EPOCH], 1u);
-            d.dec_lit[lvl] = p;
-            set_decision_deps(d, v, lvl);
-            push_next(d, d.st[YS_ST_PARITY], p);
-            atomicAdd(&d.ctr[YS_CTR_DECISIONS], 1ull);
+            decide_lit(d, lit_f(v), lvl);
         }
         d.st[YS_ST_ACTION] = v != YS_NONE ? YS_ACT_COMPLETED : YS_ACT_TOTAL;
         d.st[YS_ST_FIXPOINT] = v != YS_NONE ? 0u : 1u;

@@ -40,19 +40,6 @@ __device__ float lit_rank(const Dev& d, u32 l) {
     return d.lit_score[l];
 }
 
-// Make literal p true as the decision of a new level; returns the level.
-__device__ u32 decide_lit(const Dev& d, u32 p, u32 lvl) {
-    u32 v = lit_var(p);
-    d.A[v] = value_for(p, lvl);
-    d.reason[v] = YS_NONE;
-    d.stamp[v] = atomicAdd(&d.st[YS_ST_EPOCH], 1u);
-    d.dec_lit[lvl] = p;
-    set_decision_deps(d, v, lvl);
-    push_next(d, d.st[YS_ST_PARITY], p);
-    atomicAdd(&d.ctr[YS_CTR_DECISIONS], 1ull);
-    return lvl;
-}
-
 // Rank the rules of this thread's grid stride; the block's best key goes to st[BEST] (atomicMax).
 __device__ void rank_rules(const Dev& d) {
     __shared__ u64 sh[32];

@@ -204,6 +204,20 @@ __device__ __forceinline__ void set_decision_deps(const Dev& d, u32 v, u32 lvl) 
     atomicExch(&d.ready[v], 1u);
 }
 
+// Make literal p true as the decision of level lvl (one thread; the caller has set CDL = lvl).
+// Used by the decision (decide.cu) and by complete-assignment (complete.cu).
+__device__ u32 decide_lit(const Dev& d, u32 p, u32 lvl) {
+    u32 v = lit_var(p);
+    d.A[v] = value_for(p, lvl);
+    d.reason[v] = YS_NONE;
+    d.stamp[v] = atomicAdd(&d.st[YS_ST_EPOCH], 1u);
+    d.dec_lit[lvl] = p;
+    set_decision_deps(d, v, lvl);
+    push_next(d, d.st[YS_ST_PARITY], p);
+    atomicAdd(&d.ctr[YS_CTR_DECISIONS], 1ull);
+    return lvl;
+}
+
 // Wait until deps[v] of the current assignment of v is published, then OR it into acc.
 // The writer of deps[v] won the CAS on A[v] before we could see v assigned, and it only waits
 // on variables assigned before v, so this wait ends (the causal order is acyclic).
