@@ -7,25 +7,11 @@
 //!   input, both computed from the definition (X is a model of P and no proper subset of X is a
 //!   model of the reduct P^X), by one oracle that shares no code with `ground`.
 
+mod common;
+
+use common::Rng;
 use lparse::{Body, Head, HeadKind, Program, ProgramBuilder, Rule, WLit};
 use yasmin_rs::ground::{analyse, BodyDef, Unsupported};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
 
 /// The oracle's view of a rule: signed literals, sums with positive weights.
 #[derive(Clone, Debug)]

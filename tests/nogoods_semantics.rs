@@ -6,6 +6,9 @@
 //! The oracle reads the `lparse::Program` as given (raw weights, negative ones included,
 //! duplicate and complementary literals, externals), sharing no code with `ground` or `nogoods`.
 
+mod common;
+
+use common::Rng;
 use lparse::{Body, External, ExternalValue, Head, HeadKind, Program, ProgramBuilder, Rule, WLit};
 use yasmin_rs::ground::analyse;
 use yasmin_rs::nogoods::aggregate::Aggregates;
@@ -17,27 +20,6 @@ const BUDGETS: [Option<(usize, usize)>; 3] = [None, Some((0, 0)), Some((3, 1))];
 
 fn sums(budget: Option<(usize, usize)>) -> Aggregates {
     budget.map_or_else(Aggregates::default, |(b, p)| Aggregates::with_budget(b, p))
-}
-
-/// splitmix64: small, seeded, good enough for test generation.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
 }
 
 /// Size knobs: `max_sum` literals per sum body, weights in `weights`.

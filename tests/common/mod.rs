@@ -1,10 +1,37 @@
-//! Helpers shared by the integration tests that compare with clingo.
+//! Helpers shared by the integration tests: the seeded generator of the brute-force tests and
+//! the answer-set parser of the tests that compare with clingo. Each test crate uses only some
+//! of them, hence `dead_code` is allowed.
 //!
-//! Invariant: `answer_sets` reads clingo's and yasmin-rs's text output the same way, so two
-//! outputs compare equal exactly when they list the same answer sets (shown atoms, sorted)
-//! the same number of times.
+//! Invariant: `Rng` is splitmix64, so a seed gives the same sequence in every test;
+//! `answer_sets` reads clingo's and yasmin-rs's text output the same way, so two outputs compare
+//! equal exactly when they list the same answer sets (shown atoms, sorted) the same number of
+//! times.
+
+#![allow(dead_code)]
 
 use std::collections::BTreeMap;
+
+/// splitmix64: small, seeded, good enough for test generation.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
 
 /// The answer sets in clingo-style text output: sorted shown atoms → how often they appear.
 pub fn answer_sets(text: &str) -> BTreeMap<Vec<String>, usize> {
