@@ -49,6 +49,46 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// `head :- body.`: a disjunction of `head` (one atom: a normal rule; none: an integrity
+    /// constraint) over a conjunction of literals.
+    pub fn normal(head: &[Atom], body: &[Lit]) -> Rule {
+        Rule {
+            head: Head {
+                kind: HeadKind::Disjunctive,
+                atoms: head.to_vec(),
+            },
+            body: Body::Normal(body.to_vec()),
+        }
+    }
+
+    /// `{head} :- body.`
+    pub fn choice(head: &[Atom], body: &[Lit]) -> Rule {
+        Rule {
+            head: Head {
+                kind: HeadKind::Choice,
+                atoms: head.to_vec(),
+            },
+            body: Body::Normal(body.to_vec()),
+        }
+    }
+
+    /// `head :- lower <= #sum{w: l; ...}` with `(l, w)` pairs, under a disjunctive head.
+    pub fn sum(head: &[Atom], lower: i64, lits: &[(Lit, i64)]) -> Rule {
+        Rule {
+            head: Head {
+                kind: HeadKind::Disjunctive,
+                atoms: head.to_vec(),
+            },
+            body: Body::Sum {
+                lower,
+                lits: lits
+                    .iter()
+                    .map(|&(lit, weight)| WLit { lit, weight })
+                    .collect(),
+            },
+        }
+    }
+
     /// An integrity constraint: a disjunctive rule with an empty head.
     pub fn is_constraint(&self) -> bool {
         self.head.kind == HeadKind::Disjunctive && self.head.atoms.is_empty()

@@ -1,42 +1,18 @@
 //! Known answer sets and known non-answer sets, small enough to verify by hand.
 
 use super::*;
-use lparse::{Edge, External, Head, Output, ProgramBuilder, Rule, WLit};
+use lparse::{Edge, External, Output, ProgramBuilder, Rule};
 
 fn normal(head: &[u32], body: &[i32]) -> Rule {
-    Rule {
-        head: Head {
-            kind: HeadKind::Disjunctive,
-            atoms: head.to_vec(),
-        },
-        body: Body::Normal(body.to_vec()),
-    }
+    Rule::normal(head, body)
 }
 
 fn choice(head: &[u32], body: &[i32]) -> Rule {
-    Rule {
-        head: Head {
-            kind: HeadKind::Choice,
-            atoms: head.to_vec(),
-        },
-        body: Body::Normal(body.to_vec()),
-    }
+    Rule::choice(head, body)
 }
 
 fn sum(head: &[u32], lower: i64, lits: &[(i32, i64)]) -> Rule {
-    Rule {
-        head: Head {
-            kind: HeadKind::Disjunctive,
-            atoms: head.to_vec(),
-        },
-        body: Body::Sum {
-            lower,
-            lits: lits
-                .iter()
-                .map(|&(lit, weight)| WLit { lit, weight })
-                .collect(),
-        },
-    }
+    Rule::sum(head, lower, lits)
 }
 
 fn program(rules: Vec<Rule>, names: &[&str]) -> Program {

@@ -6,7 +6,7 @@ mod brute;
 use super::*;
 use crate::config::Heuristic;
 use crate::nogoods::{NogoodDbBuilder, Origin};
-use lparse::{Body, Head, HeadKind, Program, ProgramBuilder, Rule, WLit};
+use lparse::{Program, ProgramBuilder, Rule};
 
 pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
     Options {
@@ -27,41 +27,20 @@ pub fn prog(rules: Vec<Rule>) -> Program {
 
 /// `h :- body.` (`h = 0`: the constraint `:- body.`)
 fn normal(h: u32, body: &[i32]) -> Rule {
-    let atoms = if h == 0 { vec![] } else { vec![h] };
-    Rule {
-        head: Head {
-            kind: HeadKind::Disjunctive,
-            atoms,
-        },
-        body: Body::Normal(body.to_vec()),
-    }
+    Rule::normal(&head(h), body)
+}
+
+/// `h` as a head: none for `h = 0`.
+fn head(h: u32) -> Vec<u32> {
+    (h != 0).then_some(h).into_iter().collect()
 }
 
 fn choice(hs: &[u32], body: &[i32]) -> Rule {
-    Rule {
-        head: Head {
-            kind: HeadKind::Choice,
-            atoms: hs.to_vec(),
-        },
-        body: Body::Normal(body.to_vec()),
-    }
+    Rule::choice(hs, body)
 }
 
 fn sum(h: u32, lower: i64, lits: &[(i32, i64)]) -> Rule {
-    let atoms = if h == 0 { vec![] } else { vec![h] };
-    Rule {
-        head: Head {
-            kind: HeadKind::Disjunctive,
-            atoms,
-        },
-        body: Body::Sum {
-            lower,
-            lits: lits
-                .iter()
-                .map(|&(lit, weight)| WLit { lit, weight })
-                .collect(),
-        },
-    }
+    Rule::sum(&head(h), lower, lits)
 }
 
 pub fn engine_for(p: &Program, o: Options) -> CpuEngine {

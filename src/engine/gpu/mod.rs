@@ -331,19 +331,13 @@ impl Engine for GpuEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lparse::{Body, Head, HeadKind, Program, ProgramBuilder, Rule};
+    use lparse::{Program, ProgramBuilder, Rule};
 
     /// `p :- q. q :- p.` (p = 1, q = 2), analysed and completed.
     fn two_loop() -> (GroundProgram, Completion) {
         let mut p = Program::default();
         for (h, b) in [(1u32, 2i32), (2, 1)] {
-            p.rule(Rule {
-                head: Head {
-                    kind: HeadKind::Disjunctive,
-                    atoms: vec![h],
-                },
-                body: Body::Normal(vec![b]),
-            });
+            p.rule(Rule::normal(&[h], &[b]));
         }
         let g = crate::ground::analyse(&p).unwrap();
         let c = crate::nogoods::complete(&g);
