@@ -55,6 +55,10 @@ def parse_output(text):
                     val = None
                 if val is not None and key not in stats:
                     stats[key] = val
+                if key == "device_memory":
+                    # 'Device memory: T MB (nogoods N learned L rules R state S; driver D)'
+                    for part, num in re.findall(r"([a-z]+) ([0-9.]+)", line.split("(", 1)[-1]):
+                        stats["device_memory_" + part] = float(num)
         i += 1
     sets.sort()
     return {"result": result, "sets": sets, "optimization": opt, "stats": stats}

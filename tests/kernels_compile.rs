@@ -38,3 +38,27 @@ fn a_broken_kernel_reports_the_nvrtc_log() {
         .expect_err("must not compile");
     assert!(format!("{err:?}").contains("undefined_thing"), "{err:?}");
 }
+
+#[test]
+fn kernels_compile_to_a_cubin_for_sm_90() {
+    // The image the engine loads and caches (src/engine/gpu/cache.rs) is a CUBIN, not PTX.
+    if !device::nvrtc_present() {
+        if std::env::var("YASMIN_REQUIRE_NVRTC").as_deref() == Ok("1") {
+            panic!("YASMIN_REQUIRE_NVRTC=1 but libnvrtc could not be loaded (LD_LIBRARY_PATH?)");
+        }
+        eprintln!("SKIPPED kernels_compile_to_a_cubin_for_sm_90: libnvrtc not found");
+        return;
+    }
+    let bin = yasmin_rs::engine::gpu::cache::compile_cubin(
+        &yasmin_rs::engine::gpu::kernel_source(),
+        "90",
+    )
+    .unwrap_or_else(|log| panic!("{log}"));
+    assert_eq!(&bin[..4], b"\x7fELF", "a CUBIN is an ELF image");
+    for name in KERNEL_NAMES {
+        assert!(
+            bin.windows(name.len()).any(|w| w == name.as_bytes()),
+            "kernel {name} is not in the CUBIN"
+        );
+    }
+}

@@ -20,6 +20,30 @@ pub struct Stats {
     pub bytes_from_device: u64,
     pub kernel_launches: u64,
     pub search_time: Duration,
+    /// Device engine only (zero on the host engine): its device memory at the peak.
+    pub device_mem: DeviceMem,
+    /// Device engine only: how the kernel image was obtained ("cached", "compiled by NVRTC")
+    /// and how long opening the GPU took (context, kernels, upload).
+    pub kernel_image: &'static str,
+    pub device_setup_time: Duration,
+}
+
+/// Peak bytes of device memory of the device engine: its buffers by purpose (allocated sizes)
+/// and the growth of the driver's "used" figure since the context was made (allocation
+/// granularity included).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeviceMem {
+    pub nogoods: u64,
+    pub learned: u64,
+    pub rules: u64,
+    pub state: u64,
+    pub driver_used: u64,
+}
+
+impl DeviceMem {
+    pub fn total(&self) -> u64 {
+        self.nogoods + self.learned + self.rules + self.state
+    }
 }
 
 impl Stats {

@@ -80,6 +80,30 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
             pd(s.bytes_from_device)
         )?;
     }
+    let m = &s.device_mem;
+    if m.total() > 0 {
+        let mb = |b: u64| b as f64 / (1024.0 * 1024.0);
+        writeln!(
+            o,
+            "{c}{:<w$}: {:.1} MB (nogoods {:.1} learned {:.1} rules {:.1} state {:.1}; driver {:.1})",
+            "Device memory",
+            mb(m.total()),
+            mb(m.nogoods),
+            mb(m.learned),
+            mb(m.rules),
+            mb(m.state),
+            mb(m.driver_used)
+        )?;
+    }
+    if !s.kernel_image.is_empty() {
+        writeln!(
+            o,
+            "{c}{:<w$}: {} (GPU set-up {:.3}s)",
+            "Kernel image",
+            s.kernel_image,
+            s.device_setup_time.as_secs_f64()
+        )?;
+    }
     Ok(())
 }
 

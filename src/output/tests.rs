@@ -41,6 +41,15 @@ fn stats() -> Stats {
         bytes_from_device: 16000,
         kernel_launches: 6000,
         search_time: Duration::from_millis(500),
+        device_mem: crate::engine::stats::DeviceMem {
+            nogoods: 3 << 20,
+            learned: 1 << 20,
+            rules: 1 << 19,
+            state: 1 << 19,
+            driver_used: 6 << 20,
+        },
+        kernel_image: "cached",
+        device_setup_time: Duration::from_millis(250),
     }
 }
 

@@ -134,6 +134,25 @@ pub fn learned_lists(watch: &[u64], num_lits: usize) -> (Vec<u32>, Vec<u32>) {
     (head, next)
 }
 
+/// Bytes of device memory by purpose (see [`Buffers::memory`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeviceMemory {
+    /// The input nogoods: literals, offsets, occurrence lists and their watch structures.
+    pub nogoods: u64,
+    /// The learned-nogood store at its current capacity, with its watches.
+    pub learned: u64,
+    /// Rules and bodies (decisions, complete-assignment).
+    pub rules: u64,
+    /// Per-variable search state: assignment, reasons, dependency bitmaps, frontiers, scores.
+    pub state: u64,
+}
+
+impl DeviceMemory {
+    pub fn total(&self) -> u64 {
+        self.nogoods + self.learned + self.rules + self.state
+    }
+}
+
 pub struct Buffers {
     stream: Arc<CudaStream>,
     pub reason: CudaSlice<u32>,
@@ -338,6 +357,34 @@ impl Buffers {
 
     pub fn params(&self) -> DevParams {
         self.params
+    }
+
+    /// Device memory held by the buffers now, by what it holds (allocated sizes, counted from
+    /// the buffers themselves; the driver's own overhead is not included).
+    pub fn memory(&self) -> DeviceMemory {
+        fn b<T>(x: &CudaSlice<T>) -> u64 {
+            x.num_bytes() as u64
+        }
+        let fixed = |r: std::ops::Range<usize>| self._fixed[r].iter().map(b).sum::<u64>();
+        let iw = &self._iw;
+        let nogoods = fixed(0..4) + b(&iw.0) + b(&iw.1) + b(&iw.2) + b(&iw.3) + b(&iw.4);
+        let learned = b(&self.l_lits) + b(&self.l_off) + b(&self.lwatch) + b(&self.lnext);
+        let rules = fixed(12..self._fixed.len());
+        let state = fixed(4..12)
+            + b(&self.reason)
+            + b(&self.lhead)
+            + b(&self.st)
+            + b(&self.ctr)
+            + b(&self.a)
+            + b(&self.inject)
+            + b(&self._deps)
+            + self._floats.iter().map(b).sum::<u64>();
+        DeviceMemory {
+            nogoods,
+            learned,
+            rules,
+            state,
+        }
     }
 
     /// Make room for one more learned nogood of up to `num_vars` literals, given how much of

@@ -150,6 +150,8 @@ pub struct Device {
     pub kernels: Kernels,
     pub sm_count: u32,
     pub name: String,
+    /// Whether the kernel image came from the on-disk cache (`cache.rs`) or from NVRTC.
+    pub image_origin: super::cache::Origin,
 }
 
 impl Device {
@@ -169,9 +171,10 @@ impl Device {
             )
             .map_err(|e| engine_error("querying the GPU", e))? as u32;
         let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
-        let ptx = compile(&format!("{major}{minor}")).map_err(EngineError::Device)?;
+        let (image, origin) =
+            super::cache::image(&format!("{major}{minor}")).map_err(EngineError::Device)?;
         let module = ctx
-            .load_module(ptx)
+            .load_module(image)
             .map_err(|e| engine_error("loading the compiled kernels", e))?;
         let mut funcs = Vec::with_capacity(KERNEL_NAMES.len());
         for n in KERNEL_NAMES {
@@ -188,6 +191,7 @@ impl Device {
             kernels: Kernels { funcs },
             sm_count: sm_count.max(1),
             name,
+            image_origin: origin,
         })
     }
 }

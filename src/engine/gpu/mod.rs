@@ -17,6 +17,7 @@
 //! [`REDUCE_GROWTH`] (the host engine's schedule).
 
 pub mod buffers;
+pub mod cache;
 pub mod device;
 pub mod launch;
 pub mod layout;
@@ -87,11 +88,17 @@ pub struct GpuEngine {
     reduce_gap: u64,
     /// Learned nogoods that must never be deleted (blocking nogoods of reported models).
     permanent: Vec<bool>,
+    /// Driver's free device memory before the buffers were allocated (0 if unknown).
+    free_at_start: usize,
 }
 
 impl GpuEngine {
     pub fn new(g: &GroundProgram, c: &Completion, opts: Options) -> Result<GpuEngine, EngineError> {
+        let t_open = Instant::now();
         let dev = device::Device::open()?;
+        // The driver's free memory before the engine allocates anything: the baseline of
+        // `Stats::device_mem.driver_used`.
+        let free_at_start = dev.ctx.mem_get_info().map(|(free, _)| free).unwrap_or(0);
         let buf = Buffers::new(dev.stream.clone(), g, c, &opts)?;
         let num_vars = c.db.num_vars as usize;
         let check = (!g.tight).then(|| HostCheck {
@@ -120,10 +127,15 @@ impl GpuEngine {
             next_reduce: REDUCE_FIRST,
             reduce_gap: REDUCE_FIRST,
             permanent: Vec::new(),
+            free_at_start,
         };
+        e.stats.kernel_image = e.run.dev.image_origin.as_str();
         if !e.exhausted {
             e.run.prop_units(&e.buf)?;
         }
+        e.sync("the first propagation failed on the GPU")?;
+        e.stats.device_setup_time = t_open.elapsed();
+        e.note_memory();
         Ok(e)
     }
 
@@ -138,6 +150,19 @@ impl GpuEngine {
             .stream
             .synchronize()
             .map_err(|e| device::engine_error(what, e))
+    }
+
+    /// Keep the peak of the device memory in use (buffers by purpose, and the driver's view).
+    fn note_memory(&mut self) {
+        let m = self.buf.memory();
+        let d = &mut self.stats.device_mem;
+        if m.total() > d.total() {
+            (d.nogoods, d.learned, d.rules, d.state) = (m.nogoods, m.learned, m.rules, m.state);
+        }
+        if let Ok((free, _)) = self.run.dev.ctx.mem_get_info() {
+            let used = self.free_at_start.saturating_sub(free) as u64;
+            d.driver_used = d.driver_used.max(used);
+        }
     }
 
     fn read_state(&mut self) -> Result<(), EngineError> {
@@ -199,8 +224,12 @@ impl GpuEngine {
 
     /// Analyse (learn + backjump) the nogood named by `source`, then propagate.
     fn analyse(&mut self, source: u32, inject_len: u32) -> Result<(), EngineError> {
+        let cap = self.buf.params().l_cap_lits;
         self.buf
             .reserve_learned(self.state[st::L_USED], self.state[st::L_COUNT])?;
+        if self.buf.params().l_cap_lits != cap {
+            self.note_memory(); // the store grew: a new peak
+        }
         if source == src::CONFLICT {
             self.conflicts += 1;
         }
@@ -233,6 +262,7 @@ impl GpuEngine {
         self.stats.learned = c[ctr::LEARNED];
         self.stats.learned_lits = c[ctr::LEARNED_LITS];
         self.stats.kernel_launches = self.run.launches;
+        self.note_memory();
         Ok(())
     }
 

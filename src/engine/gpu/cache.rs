@@ -1,0 +1,179 @@
+//! The kernels compiled to a CUBIN for the GPU found, cached on disk so that later runs skip
+//! NVRTC (start-up cost is measured in `benchmarks/results/h100-2026-11-21/startup.md`).
+//!
+//! Invariant: a cached image is used only when its file name carries the hash of exactly the
+//! kernel source, the target architecture and NVRTC's version, and its content hash matches
+//! the one stored beside it; anything missing, short or unreadable is compiled afresh; failing
+//! to write the cache never fails the run (the image is used from memory). The directory is
+//! `$YASMIN_KERNEL_CACHE`, else `$XDG_CACHE_HOME/yasmin-rs`, else `$HOME/.cache/yasmin-rs`;
+//! `YASMIN_KERNEL_CACHE=off` turns the cache off.
+
+use std::ffi::{CStr, CString};
+use std::path::{Path, PathBuf};
+
+use cudarc::nvrtc::{result, sys, Ptx};
+
+use super::device::kernel_source;
+
+/// Where the image came from, for `--stats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Cached,
+    Compiled,
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Cached => "cached",
+            Origin::Compiled => "compiled by NVRTC",
+        }
+    }
+}
+
+/// The kernel image for `sm_<arch>` (e.g. "90"): from the cache, or compiled (and cached).
+/// The error holds NVRTC's log. Call only after `device::nvrtc_present`.
+pub fn image(arch: &str) -> Result<(Ptx, Origin), String> {
+    let src = kernel_source();
+    let key = fnv1a(&[src.as_bytes(), arch.as_bytes(), nvrtc_version().as_bytes()]);
+    let path = cache_dir().map(|d| d.join(format!("kernels-sm{arch}-{key:016x}.cubin")));
+    if let Some(bin) = path.as_deref().and_then(read_checked) {
+        return Ok((Ptx::from_binary(bin), Origin::Cached));
+    }
+    let bin = compile_cubin(&src, arch)?;
+    if let Some(p) = &path {
+        // A cache that cannot be written only costs the next run a compile.
+        let _ = write_checked(p, &bin);
+    }
+    Ok((Ptx::from_binary(bin), Origin::Compiled))
+}
+
+/// Compile `src` to a CUBIN for `sm_<arch>`.
+pub fn compile_cubin(src: &str, arch: &str) -> Result<Vec<u8>, String> {
+    let c_src = CString::new(src).map_err(|_| "kernel source holds a NUL byte".to_string())?;
+    let prog = result::create_program(&c_src, Some(c"yasmin.cu"))
+        .map_err(|e| format!("NVRTC could not create the program: {e:?}"))?;
+    let opts = [
+        format!("--gpu-architecture=sm_{arch}"),
+        "--std=c++17".into(),
+    ];
+    // SAFETY: `prog` was created above and is destroyed once, at the end.
+    let out = unsafe {
+        match result::compile_program(prog, &opts) {
+            Ok(()) => cubin_of(prog),
+            Err(e) => {
+                let log = result::get_program_log(prog)
+                    .map(|l| CStr::from_ptr(l.as_ptr()).to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Err(format!(
+                    "NVRTC could not compile the kernels ({e:?}):\n{log}"
+                ))
+            }
+        }
+    };
+    // SAFETY: created above, not destroyed before.
+    let _ = unsafe { result::destroy_program(prog) };
+    out
+}
+
+/// # Safety
+/// `prog` must be a compiled, live NVRTC program.
+unsafe fn cubin_of(prog: sys::nvrtcProgram) -> Result<Vec<u8>, String> {
+    let mut size = 0usize;
+    sys::nvrtcGetCUBINSize(prog, &mut size)
+        .result()
+        .map_err(|e| format!("NVRTC gave no CUBIN size: {e:?}"))?;
+    let mut bin = vec![0u8; size];
+    sys::nvrtcGetCUBIN(prog, bin.as_mut_ptr().cast())
+        .result()
+        .map_err(|e| format!("NVRTC gave no CUBIN: {e:?}"))?;
+    if bin.is_empty() {
+        return Err("NVRTC produced an empty CUBIN".into());
+    }
+    Ok(bin)
+}
+
+fn nvrtc_version() -> String {
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: plain out-parameters.
+    let _ = unsafe { sys::nvrtcVersion(&mut major, &mut minor) };
+    format!("{major}.{minor}")
+}
+
+fn cache_dir() -> Option<PathBuf> {
+    match std::env::var_os("YASMIN_KERNEL_CACHE") {
+        Some(v) if v == "off" => return None,
+        Some(v) if !v.is_empty() => return Some(PathBuf::from(v)),
+        _ => {}
+    }
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
+        return Some(PathBuf::from(x).join("yasmin-rs"));
+    }
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| PathBuf::from(h).join(".cache").join("yasmin-rs"))
+}
+
+/// The file's bytes when its trailing 8-byte FNV-1a hash matches the rest.
+fn read_checked(p: &Path) -> Option<Vec<u8>> {
+    let mut bytes = std::fs::read(p).ok()?;
+    if bytes.len() <= 8 {
+        return None;
+    }
+    let tail = bytes.split_off(bytes.len() - 8);
+    let stored = u64::from_le_bytes(tail.try_into().ok()?);
+    (stored == fnv1a(&[&bytes])).then_some(bytes)
+}
+
+/// Write `bin` plus its hash to a temporary file and rename it into place, so a concurrent
+/// reader sees the old state or the whole new file.
+fn write_checked(p: &Path, bin: &[u8]) -> std::io::Result<()> {
+    let dir = p.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".tmp-{}-{}", std::process::id(), fnv1a(&[bin])));
+    let mut data = bin.to_vec();
+    data.extend_from_slice(&fnv1a(&[bin]).to_le_bytes());
+    std::fs::write(&tmp, &data)?;
+    std::fs::rename(&tmp, p).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// 64-bit FNV-1a over the parts, each followed by a separator byte.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in part.iter().chain(std::iter::once(&0xffu8)) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checked_file_round_trips_and_a_corrupt_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("yasmin-cache-test-{}", std::process::id()));
+        let p = dir.join("k.cubin");
+        write_checked(&p, b"image bytes").unwrap();
+        assert_eq!(read_checked(&p).as_deref(), Some(&b"image bytes"[..]));
+        let mut raw = std::fs::read(&p).unwrap();
+        raw[0] ^= 1;
+        std::fs::write(&p, &raw).unwrap();
+        assert_eq!(read_checked(&p), None, "a flipped byte must be detected");
+        std::fs::write(&p, b"short").unwrap();
+        assert_eq!(read_checked(&p), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_key_depends_on_every_part() {
+        let a = fnv1a(&[b"src", b"90"]);
+        assert_ne!(a, fnv1a(&[b"src", b"80"]));
+        assert_ne!(a, fnv1a(&[b"sr", b"c90"]), "parts are separated");
+    }
+}
