@@ -9,6 +9,7 @@ use cudarc::driver::{LaunchConfig, PushKernelArg};
 use super::buffers::Buffers;
 use super::device::{engine_error, Device};
 use super::layout::{DevParams, BLOCK, LEARN_THREADS};
+use super::profile::Profile;
 use crate::engine::EngineError;
 
 pub struct Launcher {
@@ -18,6 +19,8 @@ pub struct Launcher {
     /// step_k can be launched cooperatively (false after a refused launch: then the host
     /// launches decide_rank_k and prop_round_k instead).
     pub coop: bool,
+    /// Per-kernel timings under `YASMIN_PROFILE=1` (every launch is then synchronised).
+    pub profile: Option<Profile>,
 }
 
 fn grid_for(n: u32, cap: u32) -> u32 {
@@ -56,6 +59,7 @@ impl Launcher {
             block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
         };
+        let t0 = std::time::Instant::now();
         // SAFETY: every kernel takes `Dev` by value (layout checked against the header), plus
         // the 32-bit words of `extra` for learn_analyse_k; all pointers in it are live buffers.
         if cooperative {
@@ -67,6 +71,14 @@ impl Launcher {
             unsafe { b.launch(cfg) }.map_err(|e| engine_error(&format!("launching {name}"), e))?;
         }
         self.launches += 1;
+        if let Some(prof) = &mut self.profile {
+            let t1 = std::time::Instant::now();
+            self.dev
+                .stream
+                .synchronize()
+                .map_err(|e| engine_error(&format!("kernel {name} failed"), e))?;
+            prof.add(name, t1 - t0, t1.elapsed());
+        }
         if self.sync_always {
             self.dev
                 .stream

@@ -21,6 +21,7 @@ pub mod cache;
 pub mod device;
 pub mod launch;
 pub mod layout;
+pub mod profile;
 pub mod reduce;
 
 pub use device::{available, kernel_source, KERNEL_NAMES};
@@ -111,6 +112,7 @@ impl GpuEngine {
                 launches: 0,
                 sync_always: opts.sync_always,
                 coop: std::env::var_os("YASMIN_NO_COOP").is_none(),
+                profile: profile::Profile::from_env(),
             },
             buf,
             check,
@@ -166,12 +168,16 @@ impl GpuEngine {
     }
 
     fn read_state(&mut self) -> Result<(), EngineError> {
+        let t0 = Instant::now();
         let s = &self.run.dev.stream;
         let n = st::HOST_WORDS;
         s.memcpy_dtoh(&self.buf.st.slice(..n), &mut self.state[..n])
             .map_err(|e| device::engine_error("reading the search state", e))?;
         self.sync("the search failed on the GPU")?;
         self.stats.bytes_from_device += 4 * n as u64;
+        if let Some(p) = &mut self.run.profile {
+            p.add("state read-back", std::time::Duration::ZERO, t0.elapsed());
+        }
         Ok(())
     }
 
@@ -240,12 +246,20 @@ impl GpuEngine {
     }
 
     fn download_assignment(&mut self) -> Result<Vec<i32>, EngineError> {
+        let t0 = Instant::now();
         let mut a = vec![0i32; self.num_vars.max(1)];
         let s = &self.run.dev.stream;
         s.memcpy_dtoh(&self.buf.a, &mut a[..])
             .map_err(|e| device::engine_error("reading the assignment", e))?;
         self.sync("reading the assignment")?;
         self.stats.bytes_from_device += 4 * a.len() as u64;
+        if let Some(p) = &mut self.run.profile {
+            p.add(
+                "assignment download",
+                std::time::Duration::ZERO,
+                t0.elapsed(),
+            );
+        }
         Ok(a)
     }
 
@@ -311,11 +325,19 @@ impl GpuEngine {
             if self.decided && s[st::ACTION] == act::TOTAL {
                 let a = self.download_assignment()?;
                 let num_atoms = self.num_atoms;
+                let t_check = Instant::now();
                 let loop_nogood = self.check.as_mut().and_then(|hc| {
                     unfounded::check(&mut hc.ufs, &hc.rules, &DeviceValues(&a), num_atoms)
                         .into_iter()
                         .next()
                 });
+                if let (Some(p), Some(_)) = (&mut self.run.profile, &self.check) {
+                    p.add(
+                        "host unfounded check",
+                        t_check.elapsed(),
+                        std::time::Duration::ZERO,
+                    );
+                }
                 if let Some(ng) = loop_nogood {
                     let codes: Vec<u32> = ng.iter().map(|l| l.code()).collect();
                     let st = &self.run.dev.stream;
@@ -340,6 +362,14 @@ impl GpuEngine {
             self.rounds = (self.rounds.saturating_sub(1)).max(2);
             self.step(true)?;
             self.decided = true;
+        }
+    }
+}
+
+impl Drop for GpuEngine {
+    fn drop(&mut self) {
+        if let Some(p) = &self.run.profile {
+            eprintln!("{}", p.report());
         }
     }
 }
