@@ -3,10 +3,15 @@
 //!
 //! Invariant: the device holds the whole search state (assignment with ±level, reasons, stamps,
 //! dependency bitmaps, frontier, decision stack, learned nogoods); per loop iteration the host
-//! reads back only the first state words (`st::HOST_WORDS`, 48 bytes); a search step (a
-//! decision and the propagation rounds after it) is one cooperative launch of `step_k`. The host also takes part in two places, both on
-//! total assignments only: it downloads the assignment to report a model, and, for non-tight
-//! programs, runs the host engine's unfounded-set check (`engine::cpu::unfounded`) on it and uploads the loop nogood it finds.
+//! reads back only the first state words (`st::HOST_WORDS`, 52 bytes); a search step (a
+//! decision and the propagation rounds after it) is one cooperative launch of `step_k`.
+//! On a total assignment of a non-tight program, `ufs_check_k` (`kernels/unfounded.cu`, data in
+//! `ufs.rs`) runs the unfounded-set check on the device: the founded fixpoint per cyclic
+//! component, and, if a true atom is unfounded, one loop nogood written straight into `inject`
+//! with its length in `st[LOOP_LEN]` (a host word), which the host hands to `learn_analyse_k`
+//! like a conflict — nothing crosses the bus but the state words. Sum bodies are handled there
+//! too, so no program needs a host check. The host downloads the assignment only to report a
+//! model.
 //! A model is reported only at a propagation fixpoint with no violated nogood, nothing
 //! unassigned, and (non-tight) no unfounded atom; after it, the decisions that led to it are
 //! learned as a blocking nogood (kept for good), so no model is reported twice.
