@@ -40,11 +40,12 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ST_UNSAT 9          // 1: a conflict needs no decision: no (further) model
 #define YS_ST_L_COUNT 10       // learned nogoods stored
 #define YS_ST_L_USED 11        // learned literals stored
-#define YS_ST_BJ_LEVEL 12      // level the last analysis backjumps to
+#define YS_ST_LOOP_LEN 12      // ufs_check_k: length of the loop nogood in `inject` (0: none)
 #define YS_ST_ASSERT_LIT 13    // literal of the learned nogood at the highest level (in A)
 #define YS_ST_ASSERT_NG 14     // id of the learned nogood (reason of the asserted literal)
 #define YS_ST_LEARN_EPOCH 15   // marks of learn_analyse_k
 #define YS_ST_DEC_DONE 16      // blocks of decide_rank_k that finished
+#define YS_ST_BJ_LEVEL 17      // level the last analysis backjumps to
 #define YS_ST_BEST_LO 18       // 64-bit best decision key (8-byte aligned)
 #define YS_ST_BEST_HI 19
 #define YS_ST_N_COMPLETED 20   // variables falsified by the last complete step
@@ -55,8 +56,11 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ST_GO 26            // step_k: 1 while the next round is to run (written between barriers)
 #define YS_ST_BAR_COUNT 27     // grid barrier of step_k: blocks arrived
 #define YS_ST_BAR_GEN 28       // grid barrier of step_k: generation
-#define YS_ST_HOST_WORDS 12    // the host reads back only st[0..12] (48 bytes) per iteration
-#define YS_ST_WORDS 32
+#define YS_ST_UFS_SEED 32      // ufs_check_k: the unfounded atom the loop nogood is built for
+#define YS_ST_UFS_EPOCH 33     // ufs_check_k: marks of the nogood's variables (ufs_mark)
+#define YS_ST_UFS_FLAG0 34     // ufs_check_k: "changed" flags of rounds r = 0, 1, 2 (mod 3)
+#define YS_ST_HOST_WORDS 13    // the host reads back only st[0..13] (52 bytes) per iteration
+#define YS_ST_WORDS 40
 
 #define YS_ACT_NONE 0          // no applicable rule: complete next
 #define YS_ACT_DECIDED 1
@@ -67,6 +71,7 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ERR_LEARN_CAPACITY 2
 #define YS_ERR_NO_REASON 3     // two literals without reason on one level
 #define YS_ERR_WATCH 4         // a watch-list node whose slot does not watch the list's literal
+#define YS_ERR_UFS_EXTERNAL 5  // ufs_check_k: a true external body of an unfounded set
 
 // ---- 64-bit counters (u64 array `ctr`, read when the host updates Stats) ----
 #define YS_CTR_PROPS 0
@@ -94,13 +99,13 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 
 // ---- learn sources ----
 #define YS_SRC_CONFLICT 0      // the nogood in st[YS_ST_CONFLICT]
-#define YS_SRC_INJECT 1        // `inject[0..len]`, written by the host (loop nogoods)
+#define YS_SRC_INJECT 1        // `inject[0..len]`, written by ufs_check_k (loop nogoods)
 #define YS_SRC_DECISIONS 2     // the decisions of levels 2..cdl (blocking a model)
 
 #define YS_BLOCK 256           // threads per block of every multi-block kernel
 #define YS_LEARN_THREADS 256
 
-#define YS_DEV_BYTES 328
+#define YS_DEV_BYTES 424
 
 // Every kernel takes this by value: device pointers, then sizes and options.
 struct Dev {
@@ -122,7 +127,7 @@ struct Dev {
     u32* l_off;
     u32* delta;           // analysis scratch (num_vars)
     u32* mark;            // analysis marks per variable (learn epoch)
-    const u32* inject;    // host-written nogood for YS_SRC_INJECT
+    u32* inject;          // loop nogood for YS_SRC_INJECT (written by ufs_check_k)
     const u32* rule_body_var;  // per rule: its body variable
     const u32* rule_body;      // per rule: body index
     const u32* rule_head_off;  // per rule: head atoms CSR
@@ -140,6 +145,19 @@ struct Dev {
     u64* lwatch;          // as iwatch/inext/ihead, for learned nogood j (every length >= 2)
     u32* lnext;
     u32* lhead;
+    // Unfounded-set check (unfounded.cu; non-tight programs only, else one zeroed element each).
+    // A *support* is a pair (head atom h of a cyclic component, rule r with h in its head).
+    u32* ufs_founded;     // per atom (cyclic ones only): 1 = founded (or false)
+    u32* ufs_part;        // per atom (cyclic ones only): 1 = in the part of U the nogood is for
+    u32* ufs_mark;        // per variable: st[UFS_EPOCH] once in the loop nogood
+    const u32* scc;       // per atom: id of its strongly connected component
+    const u32* cyc_atoms; // the atoms of cyclic components
+    const u32* sup_head;  // per support: h
+    const u32* sup_rule;  // per support: r
+    const u32* sum_off;   // per body: its weighted literals, CSR (sum bodies of supports only)
+    const u32* sum_lits;  // literal that makes the program literal true (T q for q, F q for not q)
+    const long long* sum_w;
+    const long long* sum_lower;  // per body: the sum's lower bound (sum bodies of supports only)
     u32 n_input;          // input nogoods
     u32 n_units;          // input unit nogoods (the first n_units)
     u32 num_vars;         // variables are 1..num_vars-1
@@ -150,6 +168,8 @@ struct Dev {
     u32 heuristic;
     u32 fwd;
     u32 seed;
+    u32 n_cyc;            // length of cyc_atoms
+    u32 n_sup;            // supports
 };
 static_assert(sizeof(Dev) == YS_DEV_BYTES, "struct Dev differs from Rust DevParams");
 

@@ -19,8 +19,9 @@
 //! cannot be true without an outside support), so it is handled as a conflict.
 //!
 //! Invariant: on a total assignment with no violated nogood, [`check`] returns no nogood exactly
-//! when the true atoms form an answer set. Both engines call it: the host engine on its
-//! [`Assignment`], the device engine on the assignment it downloads (through [`Values`]).
+//! when the true atoms form an answer set. The host engine calls it on its [`Assignment`]
+//! (through [`Values`]); the device engine runs its own twin, `kernels/unfounded.cu`, which
+//! founds component by component and learns one loop nogood per check.
 
 use super::assign::Assignment;
 use super::decide::{Csr, Rules};

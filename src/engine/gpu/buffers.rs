@@ -1,5 +1,6 @@
 //! Device memory of the engine: the input nogoods (uploaded once, unchanged), the rules for
-//! decisions, the search state, and the growable learned-nogood store.
+//! decisions, the data of the unfounded-set check (`ufs.rs`; non-tight programs), the search
+//! state, and the growable learned-nogood store.
 //!
 //! Invariant: [`Buffers::params`] always describes the buffers currently allocated (it is
 //! rebuilt after the learned store grows), and the learned store keeps room for one more
@@ -10,6 +11,7 @@ use std::sync::Arc;
 
 use super::device::engine_error;
 use super::layout::{self, st, DevParams};
+use super::ufs::UfsArrays;
 use crate::config::Heuristic;
 use crate::engine::{EngineError, Options};
 use crate::ground::{BodyDef, GroundProgram};
@@ -141,7 +143,7 @@ pub struct DeviceMemory {
     pub nogoods: u64,
     /// The learned-nogood store at its current capacity, with its watches.
     pub learned: u64,
-    /// Rules and bodies (decisions, complete-assignment).
+    /// Rules and bodies (decisions, complete-assignment, the unfounded-set check).
     pub rules: u64,
     /// Per-variable search state: assignment, reasons, dependency bitmaps, frontiers, scores.
     pub state: u64,
@@ -176,7 +178,10 @@ pub struct Buffers {
     _fixed: Vec<CudaSlice<u32>>,
     _deps: CudaSlice<u64>,
     _floats: Vec<CudaSlice<f32>>,
+    _ufs: (Vec<CudaSlice<u32>>, Vec<CudaSlice<i64>>),
     params: DevParams,
+    /// The program is not tight: `ufs_check_k` has data to work on.
+    pub ufs_active: bool,
     /// Bytes uploaded before the search (not counted in Stats).
     pub setup_bytes: u64,
 }
@@ -277,6 +282,30 @@ impl Buffers {
             upload(s, &literal_scores(c, opts.heuristic), &mut bytes)?,
             zeros::<f32>(s, nv)?,
         ];
+        let u = UfsArrays::new(g);
+        let ufs_active = u.active();
+        let na = if ufs_active {
+            g.num_atoms as usize + 1
+        } else {
+            1
+        };
+        // Order matters: the indices below name these buffers.
+        let ufs32: Vec<CudaSlice<u32>> = vec![
+            zeros(s, na)?,                              // 0 founded
+            zeros(s, na)?,                              // 1 part
+            zeros(s, if ufs_active { nv } else { 1 })?, // 2 mark
+            upload(s, &u.scc, &mut bytes)?,             // 3
+            upload(s, &u.cyc_atoms, &mut bytes)?,       // 4
+            upload(s, &u.sup_head, &mut bytes)?,        // 5
+            upload(s, &u.sup_rule, &mut bytes)?,        // 6
+            upload(s, &u.sum_off, &mut bytes)?,         // 7
+            upload(s, &u.sum_lits, &mut bytes)?,        // 8
+        ];
+        let ufs64: Vec<CudaSlice<i64>> = vec![
+            upload(s, &u.sum_w, &mut bytes)?,
+            upload(s, &u.sum_lower, &mut bytes)?,
+        ];
+        let uf = |i: usize| ptr(&ufs32[i], s);
         let f = |i: usize| ptr(&fixed[i], s);
         let params = DevParams {
             st: ptr(&st_buf, s),
@@ -315,6 +344,17 @@ impl Buffers {
             lwatch: ptr(&lwatch, s),
             lnext: ptr(&lnext, s),
             lhead: ptr(&lhead, s),
+            ufs_founded: uf(0),
+            ufs_part: uf(1),
+            ufs_mark: uf(2),
+            scc: uf(3),
+            cyc_atoms: uf(4),
+            sup_head: uf(5),
+            sup_rule: uf(6),
+            sum_off: uf(7),
+            sum_lits: uf(8),
+            sum_w: ptr(&ufs64[0], s),
+            sum_lower: ptr(&ufs64[1], s),
             n_input: db.len() as u32,
             n_units: db.bounds[0],
             num_vars: db.num_vars,
@@ -329,6 +369,8 @@ impl Buffers {
             },
             fwd: (opts.learning == crate::config::Learning::Fwd) as u32,
             seed: (opts.seed as u32) ^ ((opts.seed >> 32) as u32),
+            n_cyc: u.cyc_atoms.len() as u32,
+            n_sup: u.sup_head.len() as u32,
         };
         Ok(Buffers {
             stream,
@@ -346,7 +388,9 @@ impl Buffers {
             _fixed: fixed,
             _deps: deps,
             _floats: floats,
+            _ufs: (ufs32, ufs64),
             params,
+            ufs_active,
             setup_bytes: bytes,
         })
     }
@@ -369,7 +413,10 @@ impl Buffers {
         let iw = &self._iw;
         let nogoods = fixed(0..4) + b(&iw.0) + b(&iw.1) + b(&iw.2) + b(&iw.3) + b(&iw.4);
         let learned = b(&self.l_lits) + b(&self.l_off) + b(&self.lwatch) + b(&self.lnext);
-        let rules = fixed(12..self._fixed.len());
+        // Rules and bodies, and the unfounded-set check's per-rule data (`ufs.rs`).
+        let rules = fixed(12..self._fixed.len())
+            + self._ufs.0.iter().map(b).sum::<u64>()
+            + self._ufs.1.iter().map(b).sum::<u64>();
         let state = fixed(4..12)
             + b(&self.reason)
             + b(&self.lhead)

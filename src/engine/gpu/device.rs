@@ -24,6 +24,10 @@ pub const KERNEL_FILES: &[(&str, &str)] = &[
     ("step.cu", include_str!("../../../kernels/step.cu")),
     ("learn.cu", include_str!("../../../kernels/learn.cu")),
     ("backjump.cu", include_str!("../../../kernels/backjump.cu")),
+    (
+        "unfounded.cu",
+        include_str!("../../../kernels/unfounded.cu"),
+    ),
 ];
 
 /// Every kernel the engine launches (`<stage>_<variant>_k`); see `launch.rs` for the launchers.
@@ -34,6 +38,7 @@ pub const KERNEL_NAMES: &[&str] = &[
     "step_k",
     "learn_analyse_k",
     "backjump_undo_k",
+    "ufs_check_k",
 ];
 
 /// One translation unit: the header once, then each stage without its `#include`.

@@ -146,6 +146,26 @@ impl Launcher {
         )
     }
 
+    /// The unfounded-set check of a total assignment (non-tight programs): one cooperative
+    /// launch, or one block when cooperative launch is not available (its grid barriers then
+    /// only synchronise that block). Leaves the loop nogood's length in `st[LOOP_LEN]`.
+    pub fn ufs_check(&mut self, b: &Buffers) -> Result<(), EngineError> {
+        let p = b.params();
+        if self.coop {
+            let grid = self.dev.sm_count;
+            match self.launch_as("ufs_check_k", grid, BLOCK, &p, &[], true) {
+                Ok(()) => return Ok(()),
+                Err(EngineError::Device(m))
+                    if m.contains("COOPERATIVE") || m.contains("NOT_SUPPORTED") =>
+                {
+                    self.coop = false;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.launch("ufs_check_k", 1, BLOCK, &p, &[])
+    }
+
     /// One search step in one cooperative launch: a decision if `decide`, then rounds until a
     /// fixpoint, a conflict or `max_rounds`. Returns false (nothing launched) when cooperative
     /// launch is not available; the caller then uses decide_rank / prop_round.

@@ -23,6 +23,10 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("ST_L_COUNT", st::L_COUNT as u64),
     ("ST_L_USED", st::L_USED as u64),
     ("ST_BJ_LEVEL", st::BJ_LEVEL as u64),
+    ("ST_LOOP_LEN", st::LOOP_LEN as u64),
+    ("ST_UFS_SEED", st::UFS_SEED as u64),
+    ("ST_UFS_EPOCH", st::UFS_EPOCH as u64),
+    ("ST_UFS_FLAG0", st::UFS_FLAG0 as u64),
     ("ST_ASSERT_LIT", st::ASSERT_LIT as u64),
     ("ST_ASSERT_NG", st::ASSERT_NG as u64),
     ("ST_LEARN_EPOCH", st::LEARN_EPOCH as u64),
@@ -47,6 +51,7 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("ERR_LEARN_CAPACITY", 2),
     ("ERR_NO_REASON", 3),
     ("ERR_WATCH", 4),
+    ("ERR_UFS_EXTERNAL", 5),
     ("CTR_PROPS", ctr::PROPS as u64),
     ("CTR_DECISIONS", ctr::DECISIONS as u64),
     ("CTR_CONFLICTS", ctr::CONFLICTS as u64),
@@ -80,7 +85,7 @@ pub const BODY_CONJ: u32 = 0;
 pub const BODY_SUM: u32 = 1;
 pub const BLOCK: u32 = 256;
 pub const LEARN_THREADS: u32 = 256;
-pub const DEV_BYTES: usize = 328;
+pub const DEV_BYTES: usize = 424;
 
 /// Indices into the state words `st`.
 pub mod st {
@@ -96,11 +101,14 @@ pub mod st {
     pub const UNSAT: usize = 9;
     pub const L_COUNT: usize = 10;
     pub const L_USED: usize = 11;
-    pub const BJ_LEVEL: usize = 12;
+    /// Length of the loop nogood `ufs_check_k` wrote into `inject` (0: the assignment is
+    /// stable); read with the other host words.
+    pub const LOOP_LEN: usize = 12;
     pub const ASSERT_LIT: usize = 13;
     pub const ASSERT_NG: usize = 14;
     pub const LEARN_EPOCH: usize = 15;
     pub const DEC_DONE: usize = 16;
+    pub const BJ_LEVEL: usize = 17;
     pub const BEST_LO: usize = 18;
     pub const BEST_HI: usize = 19;
     pub const N_COMPLETED: usize = 20;
@@ -111,9 +119,13 @@ pub mod st {
     pub const GO: usize = 26;
     pub const BAR_COUNT: usize = 27;
     pub const BAR_GEN: usize = 28;
-    /// The host reads back only `st[..HOST_WORDS]` per iteration (CDL..L_USED, ERROR).
-    pub const HOST_WORDS: usize = 12;
-    pub const WORDS: usize = 32;
+    pub const UFS_SEED: usize = 32;
+    pub const UFS_EPOCH: usize = 33;
+    pub const UFS_FLAG0: usize = 34;
+    /// The host reads back only `st[..HOST_WORDS]` per iteration (CDL..L_USED, ERROR,
+    /// LOOP_LEN).
+    pub const HOST_WORDS: usize = 13;
+    pub const WORDS: usize = 40;
 }
 
 /// Values of `st[ACTION]`.
@@ -184,6 +196,17 @@ pub struct DevParams {
     pub lwatch: u64,
     pub lnext: u64,
     pub lhead: u64,
+    pub ufs_founded: u64,
+    pub ufs_part: u64,
+    pub ufs_mark: u64,
+    pub scc: u64,
+    pub cyc_atoms: u64,
+    pub sup_head: u64,
+    pub sup_rule: u64,
+    pub sum_off: u64,
+    pub sum_lits: u64,
+    pub sum_w: u64,
+    pub sum_lower: u64,
     pub n_input: u32,
     pub n_units: u32,
     pub num_vars: u32,
@@ -194,6 +217,8 @@ pub struct DevParams {
     pub heuristic: u32,
     pub fwd: u32,
     pub seed: u32,
+    pub n_cyc: u32,
+    pub n_sup: u32,
 }
 
 // SAFETY: plain old data, passed by value as a kernel parameter with the C layout of `Dev`.

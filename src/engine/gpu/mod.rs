@@ -3,10 +3,15 @@
 //!
 //! Invariant: the device holds the whole search state (assignment with ±level, reasons, stamps,
 //! dependency bitmaps, frontier, decision stack, learned nogoods); per loop iteration the host
-//! reads back only the first state words (`st::HOST_WORDS`, 48 bytes); a search step (a
-//! decision and the propagation rounds after it) is one cooperative launch of `step_k`. The host also takes part in two places, both on
-//! total assignments only: it downloads the assignment to report a model, and, for non-tight
-//! programs, runs the host engine's unfounded-set check (`engine::cpu::unfounded`) on it and uploads the loop nogood it finds.
+//! reads back only the first state words (`st::HOST_WORDS`, 52 bytes); a search step (a
+//! decision and the propagation rounds after it) is one cooperative launch of `step_k`.
+//! On a total assignment of a non-tight program, `ufs_check_k` (`kernels/unfounded.cu`, data in
+//! `ufs.rs`) runs the unfounded-set check on the device: the founded fixpoint per cyclic
+//! component, and, if a true atom is unfounded, one loop nogood written straight into `inject`
+//! with its length in `st[LOOP_LEN]` (a host word), which the host hands to `learn_analyse_k`
+//! like a conflict — nothing crosses the bus but the state words. Sum bodies are handled there
+//! too, so no program needs a host check. The host downloads the assignment only to report a
+//! model.
 //! A model is reported only at a propagation fixpoint with no violated nogood, nothing
 //! unassigned, and (non-tight) no unfounded atom; after it, the decisions that led to it are
 //! learned as a blocking nogood (kept for good), so no model is reported twice.
@@ -23,6 +28,7 @@ pub mod launch;
 pub mod layout;
 pub mod profile;
 pub mod reduce;
+pub mod ufs;
 
 pub use device::{available, kernel_source, KERNEL_NAMES};
 
@@ -32,12 +38,9 @@ use buffers::Buffers;
 use launch::Launcher;
 use layout::{act, ctr, src, st};
 
-use crate::engine::cpu::decide::Rules;
-use crate::engine::cpu::unfounded::{self, Unfounded, Values};
 use crate::engine::restart::Restarts;
 use crate::engine::{Engine, EngineError, Limits, Model, Options, Stats, Step};
 use crate::ground::GroundProgram;
-use crate::lit::Lit;
 use crate::nogoods::Completion;
 
 /// Conflicts before the first learned-nogood deletion.
@@ -47,31 +50,9 @@ pub const REDUCE_GROWTH: u64 = 300;
 /// Rounds per step_k launch at most (the host launches another step if it is reached).
 const MAX_ROUNDS: u32 = 1 << 16;
 
-/// What the host keeps for the unfounded-set check (non-tight programs only): the host
-/// engine's check, run on the downloaded assignment.
-struct HostCheck {
-    ufs: Unfounded,
-    rules: Rules,
-}
-
-/// The downloaded assignment: `a[v]` > 0 true, < 0 false (total when checked).
-struct DeviceValues<'a>(&'a [i32]);
-
-impl Values for DeviceValues<'_> {
-    fn holds(&self, l: Lit) -> bool {
-        let x = self.0[l.var() as usize];
-        if l.is_true() {
-            x > 0
-        } else {
-            x < 0
-        }
-    }
-}
-
 pub struct GpuEngine {
     run: Launcher,
     buf: Buffers,
-    check: Option<HostCheck>,
     num_vars: usize,
     num_atoms: u32,
     state: Vec<u32>,
@@ -101,11 +82,6 @@ impl GpuEngine {
         // `Stats::device_mem.driver_used`.
         let free_at_start = dev.ctx.mem_get_info().map(|(free, _)| free).unwrap_or(0);
         let buf = Buffers::new(dev.stream.clone(), g, c, &opts)?;
-        let num_vars = c.db.num_vars as usize;
-        let check = (!g.tight).then(|| HostCheck {
-            ufs: Unfounded::new(g, num_vars),
-            rules: Rules::new(g, c, num_vars),
-        });
         let mut e = GpuEngine {
             run: Launcher {
                 dev,
@@ -115,7 +91,6 @@ impl GpuEngine {
                 profile: profile::Profile::from_env(),
             },
             buf,
-            check,
             num_vars: c.db.num_vars as usize,
             num_atoms: g.num_atoms,
             state: vec![0; st::WORDS],
@@ -323,32 +298,22 @@ impl GpuEngine {
                 continue;
             }
             if self.decided && s[st::ACTION] == act::TOTAL {
+                if self.buf.ufs_active {
+                    // The unfounded-set check runs on the device; only its result comes back,
+                    // with the state words, and the loop nogood is already in `inject`.
+                    self.run.ufs_check(&self.buf)?;
+                    self.read_state()?;
+                    if self.state[st::ERROR] != 0 {
+                        continue; // reported at the top of the loop
+                    }
+                    let len = self.state[st::LOOP_LEN];
+                    if len > 0 {
+                        self.stats.loop_nogoods += 1;
+                        self.analyse(src::INJECT, len)?;
+                        continue;
+                    }
+                }
                 let a = self.download_assignment()?;
-                let num_atoms = self.num_atoms;
-                let t_check = Instant::now();
-                let loop_nogood = self.check.as_mut().and_then(|hc| {
-                    unfounded::check(&mut hc.ufs, &hc.rules, &DeviceValues(&a), num_atoms)
-                        .into_iter()
-                        .next()
-                });
-                if let (Some(p), Some(_)) = (&mut self.run.profile, &self.check) {
-                    p.add(
-                        "host unfounded check",
-                        t_check.elapsed(),
-                        std::time::Duration::ZERO,
-                    );
-                }
-                if let Some(ng) = loop_nogood {
-                    let codes: Vec<u32> = ng.iter().map(|l| l.code()).collect();
-                    let st = &self.run.dev.stream;
-                    st.memcpy_htod(&codes, &mut self.buf.inject.slice_mut(..codes.len()))
-                        .map_err(|e| device::engine_error("uploading a loop nogood", e))?;
-                    self.sync("uploading a loop nogood")?;
-                    self.stats.bytes_to_device += 4 * codes.len() as u64;
-                    self.stats.loop_nogoods += 1;
-                    self.analyse(src::INJECT, codes.len() as u32)?;
-                    continue;
-                }
                 let atoms = (1..=self.num_atoms)
                     .filter(|&v| a[v as usize] > 0)
                     .collect();
@@ -385,46 +350,5 @@ impl Engine for GpuEngine {
 
     fn stats(&self) -> &Stats {
         &self.stats
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use lparse::{Program, ProgramBuilder, Rule};
-
-    /// `p :- q. q :- p.` (p = 1, q = 2), analysed and completed.
-    fn two_loop() -> (GroundProgram, Completion) {
-        let mut p = Program::default();
-        for (h, b) in [(1u32, 2i32), (2, 1)] {
-            p.rule(Rule::normal(&[h], &[b]));
-        }
-        let g = crate::ground::analyse(&p).unwrap();
-        let c = crate::nogoods::complete(&g);
-        (g, c)
-    }
-
-    fn loop_nogood(g: &GroundProgram, c: &Completion, a: &[i32]) -> Option<Vec<Lit>> {
-        let n = c.db.num_vars as usize;
-        let (mut ufs, rules) = (Unfounded::new(g, n), Rules::new(g, c, n));
-        unfounded::check(&mut ufs, &rules, &DeviceValues(a), g.num_atoms)
-            .into_iter()
-            .next()
-    }
-
-    #[test]
-    fn positive_loop_is_unfounded() {
-        let (g, c) = two_loop();
-        let a = vec![1; c.db.num_vars as usize];
-        let ng = loop_nogood(&g, &c, &a).expect("p, q are unfounded");
-        // No external body: the loop nogood is just {T p}.
-        assert_eq!(ng, vec![Lit::t(1)]);
-    }
-
-    #[test]
-    fn all_false_is_founded() {
-        let (g, c) = two_loop();
-        let a = vec![-1; c.db.num_vars as usize];
-        assert!(loop_nogood(&g, &c, &a).is_none());
     }
 }
