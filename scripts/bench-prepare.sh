@@ -32,6 +32,9 @@ grep -qxF '/.device/' "$ROOT/.git/info/exclude" 2>/dev/null || echo '/.device/' 
 if [ -z "${NO_BUILD:-}" ]; then
     (cd "$ROOT" && nice cargo build --release --bin yasmin-rs)
     strip -o "$DEV/yasmin-rs" "$TARGET/release/yasmin-rs"
+    # The batch checker of scripts/gpu-accept.sh (examples/gpu_batch.rs).
+    (cd "$ROOT" && nice cargo build --release --example gpu_batch)
+    strip -o "$DEV/gpu_batch" "$TARGET/release/examples/gpu_batch"
 fi
 [ -x "$DEV/yasmin-rs" ] || { echo "bench-prepare: no binary in $DEV" >&2; exit 2; }
 
@@ -50,6 +53,8 @@ if [ -n "${CORPUS:-}" ]; then
     rm -rf "$DEV/corpus" && mkdir -p "$DEV/corpus"
     cp "$CORPUS"/*.aspif "$CORPUS"/*.expected "$DEV/corpus/"
     [ -f "$CORPUS/index.tsv" ] && cp "$CORPUS/index.tsv" "$DEV/corpus/"
+    # The same, packed for scripts/gpu-accept.sh (PART=corpus); xz keeps 2,000 programs < 1 MB.
+    tar cf - -C "$CORPUS" --exclude='*.lp' . | xz -T2 -9 > "$DEV/corpus.tar.xz"
 fi
 
 # 5. Ground files, smallest first, while the folder fits the budget. Compressed files are kept

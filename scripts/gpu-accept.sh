@@ -4,9 +4,11 @@
 #
 # Usage (repository root on the GPU machine, kit carried):
 #   PART=corpus    scripts/gpu-accept.sh KIT    the generated corpus (KIT/corpus.tar.xz from
-#                  scripts/gen-corpus.sh, .aspif + .expected), all answer sets (-n 0), through
+#                  scripts/gen-corpus.sh, .aspif + .expected), all answer sets (-n 0) checked
+#                  and compared by KIT/gpu_batch (examples/gpu_batch.rs), through
 #                  --engine gpu with res and fwd x occ, jw, activity, plus res/activity with
-#                  --sync-always: exit 1 on any mismatch (a time-out counts as one).
+#                  --sync-always: exit 1 on any mismatch (a time-out counts as one;
+#                  a program the analysis rejects is counted as unsupported).
 #                  CONFIGS="res occ;fwd jw --sync-always" picks configurations (';'-separated).
 #   PART=instances scripts/gpu-accept.sh KIT    every decision instance of KIT/list.tsv (the kit of
 #                  scripts/bench-prepare.sh) through the same six GPU configurations, TIME_LIMIT
@@ -37,13 +39,21 @@ corpus)
     xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
     echo "programs: $(ls /tmp/corpus/*.aspif | wc -l)" >> "$O/env-$PART.txt"
     IFS=';' read -r -a cfgs <<< "${CONFIGS:-res occ;res jw;res activity;fwd occ;fwd jw;fwd activity;res activity --sync-always}"
+    # One process per configuration (KIT/gpu_batch: examples/gpu_batch.rs, one CUDA context for
+    # all programs), all configurations at once sharing the GPU.
+    pids=()
     for cfg in "${cfgs[@]}"; do
         set -- $cfg
         name="corpus-$1-$2${3:+-sync}"
         # shellcheck disable=SC2086
-        JOBS="${JOBS:-12}" TIMEOUT="${TIMEOUT:-60}" scripts/check-corpus.sh "$BIN" /tmp/corpus \
-            --engine gpu --learning "$1" --heuristic "$2" ${3:-} > "$O/$name.log" 2>&1 || fail=1
-        grep -E "^check-corpus|^mismatching" "$O/$name.log"
+        "$KIT/gpu_batch" --engine gpu --learning "$1" --heuristic "$2" ${3:-} \
+            --timeout "${TIMEOUT:-60}" /tmp/corpus/*.aspif > "$O/$name.log" 2>&1 &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || fail=1; done
+    for cfg in "${cfgs[@]}"; do
+        set -- $cfg
+        tail -1 "$O/corpus-$1-$2${3:+-sync}.log"
     done
     ;;
 instances)

@@ -1,0 +1,194 @@
+//! Many ground programs through one engine kind in one process, each program's answer sets
+//! enumerated (`-n 0`), checked by the independent checker and compared with `NNNN.expected`
+//! beside the file (clingo's, written by `scripts/gen-corpus.sh`; format of
+//! `scripts/bench_common.py::normalise_sets`).
+//!
+//! Why: on the GPU machine a process per program spends ~0.45 s starting CUDA, so the corpus
+//! check of `scripts/gpu-accept.sh` (thousands of programs × six configurations) would not fit
+//! a device call; here the CUDA context is made once (the primary context, shared by every
+//! engine) and each engine only loads the cached kernel image and uploads its program. The
+//! engines, the checker and the shown-atom table are the library's own, as the CLI uses them.
+//!
+//! Invariant: a program counts as agreeing only when the enumeration ended (no limit hit), every
+//! model passed the checker, and the normalised answer sets equal the expected text exactly
+//! (duplicates included). A program the analysis rejects (exit 66 in the CLI) is counted as
+//! "unsupported", never as agreeing. Exit status 1 when anything disagrees.
+//!
+//! Usage: gpu_batch [--engine gpu|cpu] [--learning res|fwd] [--heuristic occ|jw|activity]
+//!                  [--sync-always] [--timeout SECONDS] FILE.aspif...
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use yasmin_rs::check::Checker;
+use yasmin_rs::config::{Heuristic, Learning};
+use yasmin_rs::engine::cpu::CpuEngine;
+use yasmin_rs::engine::gpu::GpuEngine;
+use yasmin_rs::engine::{Engine, Limits, Options, Step};
+use yasmin_rs::output::ShownTable;
+
+struct Args {
+    gpu: bool,
+    opts: Options,
+    timeout: Duration,
+    files: Vec<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        gpu: true,
+        opts: Options {
+            learning: Learning::Res,
+            heuristic: Heuristic::Activity,
+            seed: 0,
+            sync_always: false,
+        },
+        timeout: Duration::from_secs(60),
+        files: Vec::new(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(x) = it.next() {
+        let mut val = || it.next().ok_or(format!("{x} needs a value"));
+        match x.as_str() {
+            "--engine" => a.gpu = val()? == "gpu",
+            "--learning" => {
+                a.opts.learning = match val()?.as_str() {
+                    "res" => Learning::Res,
+                    "fwd" => Learning::Fwd,
+                    v => return Err(format!("no learning scheme {v}")),
+                }
+            }
+            "--heuristic" => {
+                a.opts.heuristic = match val()?.as_str() {
+                    "occ" => Heuristic::Occ,
+                    "jw" => Heuristic::Jw,
+                    "activity" => Heuristic::Activity,
+                    v => return Err(format!("no heuristic {v}")),
+                }
+            }
+            "--sync-always" => a.opts.sync_always = true,
+            "--timeout" => {
+                let s: f64 = val()?.parse().map_err(|_| "bad --timeout".to_string())?;
+                a.timeout = Duration::from_secs_f64(s);
+            }
+            f => a.files.push(f.to_string()),
+        }
+    }
+    Ok(a)
+}
+
+enum Verdict {
+    Agree,
+    Unsupported(String),
+    Mismatch(String),
+}
+
+fn run_one(a: &Args, path: &str) -> Verdict {
+    let expected = match std::fs::read_to_string(Path::new(path).with_extension("expected")) {
+        Ok(s) => s,
+        Err(e) => return Verdict::Mismatch(format!("no expected answers: {e}")),
+    };
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return Verdict::Mismatch(format!("cannot read: {e}")),
+    };
+    let program = match lparse::read(&bytes, path) {
+        Ok(p) => p,
+        Err(e) => return Verdict::Mismatch(format!("parse error: {e}")),
+    };
+    if !program.minimize.is_empty() {
+        return Verdict::Unsupported("#minimize".into());
+    }
+    let ground = match yasmin_rs::ground::analyse(&program) {
+        Ok(g) => g,
+        Err(e) => return Verdict::Unsupported(e.to_string()),
+    };
+    let completion = yasmin_rs::nogoods::complete(&ground);
+    let mut engine: Box<dyn Engine> = if a.gpu {
+        match GpuEngine::new(&ground, &completion, a.opts) {
+            Ok(e) => Box::new(e),
+            Err(e) => return Verdict::Mismatch(format!("device engine: {e}")),
+        }
+    } else {
+        Box::new(CpuEngine::new(&ground, &completion, a.opts))
+    };
+    let checker = Checker::new(&program);
+    let shown = ShownTable::new(&program);
+    let limits = Limits {
+        deadline: Some(Instant::now() + a.timeout),
+        interrupt: Arc::new(AtomicBool::new(false)),
+        progress: None,
+    };
+    let mut sets: Vec<Vec<String>> = Vec::new();
+    loop {
+        match engine.next_model(&limits) {
+            Ok(Step::Model(m)) => {
+                if let Err(v) = checker.check(&m.atoms) {
+                    return Verdict::Mismatch(format!("model is not an answer set: {v}"));
+                }
+                let mut s: Vec<String> =
+                    shown.shown(&m.atoms).iter().map(|x| x.to_string()).collect();
+                s.sort();
+                sets.push(s);
+            }
+            Ok(Step::Exhausted) => break,
+            Ok(Step::Stopped) => return Verdict::Mismatch("time limit".into()),
+            Err(e) => return Verdict::Mismatch(format!("engine error: {e}")),
+        }
+    }
+    sets.sort();
+    let mut got = if sets.is_empty() {
+        "UNSAT".to_string()
+    } else {
+        format!("SAT {}", sets.len())
+    };
+    for s in &sets {
+        got.push('\n');
+        got.push_str(&s.join(" "));
+    }
+    got.push('\n');
+    if got == expected {
+        Verdict::Agree
+    } else {
+        Verdict::Mismatch(format!("--- expected ---\n{expected}--- got ---\n{got}"))
+    }
+}
+
+fn main() {
+    let a = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("gpu_batch: {e}");
+            std::process::exit(2);
+        }
+    };
+    let t0 = Instant::now();
+    let (mut agree, mut unsupported, mut bad) = (0, 0, Vec::new());
+    for f in &a.files {
+        match run_one(&a, f) {
+            Verdict::Agree => agree += 1,
+            Verdict::Unsupported(why) => {
+                unsupported += 1;
+                println!("UNSUPPORTED {f}: {why}");
+            }
+            Verdict::Mismatch(why) => {
+                println!("MISMATCH {f}\n{why}");
+                bad.push(f.clone());
+            }
+        }
+    }
+    println!(
+        "gpu_batch: {} programs, {agree} agree, {unsupported} unsupported, {} mismatches, {:.1}s \
+         (engine {} learning {:?} heuristic {:?} sync_always {})",
+        a.files.len(),
+        bad.len(),
+        t0.elapsed().as_secs_f64(),
+        if a.gpu { "gpu" } else { "cpu" },
+        a.opts.learning,
+        a.opts.heuristic,
+        a.opts.sync_always
+    );
+    std::process::exit(if bad.is_empty() { 0 } else { 1 });
+}
