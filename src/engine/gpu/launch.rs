@@ -92,6 +92,15 @@ impl Launcher {
         self.dev.sm_count * 2
     }
 
+    /// Blocks of a cooperative launch (step_k, ufs_check_k): one per multiprocessor at most
+    /// (co-residency), and no more than the program has work for — every kernel strides over
+    /// its items, so any grid size is correct, and a small grid makes each grid barrier (two per
+    /// propagation round) cheaper: a program of a few hundred variables runs in one block.
+    fn coop_grid(&self, p: &DevParams) -> u32 {
+        let work = p.num_vars.max(p.n_rules).max(1);
+        work.div_ceil(BLOCK).clamp(1, self.dev.sm_count)
+    }
+
     /// InitialPropagation: the input unit nogoods.
     pub fn prop_units(&mut self, b: &Buffers) -> Result<(), EngineError> {
         let p = b.params();
@@ -152,7 +161,7 @@ impl Launcher {
     pub fn ufs_check(&mut self, b: &Buffers) -> Result<(), EngineError> {
         let p = b.params();
         if self.coop {
-            let grid = self.dev.sm_count;
+            let grid = self.coop_grid(&p);
             match self.launch_as("ufs_check_k", grid, BLOCK, &p, &[], true) {
                 Ok(()) => return Ok(()),
                 Err(EngineError::Device(m))
@@ -179,7 +188,7 @@ impl Launcher {
             return Ok(false);
         }
         let p = b.params();
-        let grid = self.dev.sm_count;
+        let grid = self.coop_grid(&p);
         match self.launch_as(
             "step_k",
             grid,
