@@ -82,11 +82,11 @@ fn regressions_match_clingo() {
                 theirs.status.code(),
                 String::from_utf8_lossy(&ours.stderr)
             ));
-        } else if answer_sets(&o) != answer_sets(&t) {
+        } else if answer_sets(&o) != once(answer_sets(&t)) {
             failures.push(format!(
                 "{name}: answer sets differ\nyasmin-rs: {:?}\nclingo:    {:?}",
                 answer_sets(&o),
-                answer_sets(&t)
+                once(answer_sets(&t))
             ));
         }
     }
@@ -98,4 +98,12 @@ fn regressions_match_clingo() {
         failures.join("\n")
     );
     println!("{} regression inputs agree with clingo", files.len());
+}
+
+/// clingo's answer sets, each counted once: clasp sometimes prints one twice (see
+/// tests/differential.rs, `clingo`); a duplicate from yasmin-rs still counts 2 and differs.
+fn once(
+    sets: std::collections::BTreeMap<Vec<String>, usize>,
+) -> std::collections::BTreeMap<Vec<String>, usize> {
+    sets.into_keys().map(|k| (k, 1)).collect()
 }
