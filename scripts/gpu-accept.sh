@@ -17,10 +17,13 @@
 #   PART=table1    scripts/gpu-accept.sh KIT    the paper's Table 1 classes with gpu:res and gpu:fwd
 #                  one process at a time (rates without time-slicing), and cpu:res, cpu:fwd beside
 #                  them on the host CPU, TIME_LIMIT s each.
+#   PART=sanitizer scripts/gpu-accept.sh KIT    compute-sanitizer memcheck and racecheck on a few
+#                  instances of each class (res and fwd, SAN_LIMIT s) and on corpus programs.
+#   PART="corpus instances" runs parts one after the other (corpus + instances fit one call).
 # Output under $OUT/accept/ (packed into $OUT/accept-PART.tar.gz); a summary on stdout.
 set -uo pipefail
 KIT="${1:?kit folder}"
-PART="${PART:?PART=corpus|instances|table1}"
+PART="${PART:?PART=corpus|instances|table1|sanitizer (or several, space-separated)}"
 O="${OUT:-/tmp/out}/accept"
 BIN="$KIT/yasmin-rs"
 mkdir -p "$O"
@@ -33,7 +36,8 @@ export YASMIN_KERNEL_CACHE=/tmp/kcache
 } > "$O/env-$PART.txt" 2>&1
 fail=0
 GPU_CONFIGS="gpu:res:occ,gpu:res:jw,gpu:res:activity,gpu:fwd:occ,gpu:fwd:jw,gpu:fwd:activity"
-case $PART in
+for part in $PART; do
+case $part in
 corpus)
     mkdir -p /tmp/corpus
     xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
@@ -83,8 +87,56 @@ table1)
     cat "$O"/table1-gpu/rows.jsonl "$O"/table1-cpu/rows.jsonl > "$O/table1-rows.jsonl"
     grep -c '"WRONG"' "$O/table1-rows.jsonl" | sed 's/^/WRONG rows: /'
     ;;
-*) echo "unknown PART=$PART" >&2; exit 2 ;;
+sanitizer)
+    # compute-sanitizer memcheck and racecheck: a few instances of each kind (SAN_INSTANCES,
+    # substrings of list.tsv paths) with both learning schemes and a short limit, and the first
+    # SAN_PROGRAMS corpus programs of each kind through gpu_batch (all answer sets).
+    SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    mkdir -p /tmp/corpus /tmp/san
+    [ -n "$(ls /tmp/corpus 2>/dev/null)" ] || xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
+    insts="${SAN_INSTANCES:-labyrinth/instances/0005 labyrinth/instances/0022 randomnontight/instances/0001 hamiltonian/instances/0061 knighttour/instances/0009 mazegen/instances/0022 graphcol/instances/0006 sokoban/instances/0407 visitall/instances/0032 ppm/instances/0128 ricochet/instances/038}"
+    san_one() { # tool, learning, label, command...
+        local tool=$1 l=$2 label=$3; shift 3
+        timeout 300 "$SAN" --tool "$tool" --error-exitcode 99 "$@" > "/tmp/san/$label-$tool-$l.log" 2>&1
+        local rc=$?
+        echo "$label $tool $l rc=$rc $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "/tmp/san/$label-$tool-$l.log")"
+        [ $rc = 99 ] && grep -m20 -B2 -A8 '=========' "/tmp/san/$label-$tool-$l.log" | head -60
+    }
+    {
+        pids=()
+        for i in $insts; do
+            g=$(awk -F'\t' -v i="$i" 'index($2, i) {print $3; exit}' "$KIT/list.tsv")
+            [ -n "$g" ] || { echo "no instance $i"; continue; }
+            f=/tmp/san/$(echo "$i" | tr / -).aspif
+            xz -dc "$KIT/ground/$g.xz" > "$f" 2>/dev/null || cp "$KIT/ground/$g" "$f"
+            for l in res fwd; do
+                for tool in memcheck racecheck; do
+                    san_one $tool $l "$(basename "$i")" "$BIN" --engine gpu --learning $l \
+                        --time-limit "${SAN_LIMIT:-4}" -q "$f" > "/tmp/san/r-$(basename "$i")-$l-$tool" &
+                    pids+=($!)
+                done
+            done
+        done
+        n="${SAN_PROGRAMS:-10}"
+        progs=$(awk -F'\t' -v n="$n" 'NR > 1 && c[$2]++ < n {print "/tmp/corpus/" $1 ".aspif"}' /tmp/corpus/index.tsv)
+        for l in res fwd; do
+            for tool in memcheck racecheck; do
+                # shellcheck disable=SC2086
+                san_one $tool $l corpus "$KIT/gpu_batch" --engine gpu --learning $l $progs \
+                    > "/tmp/san/r-corpus-$l-$tool" &
+                pids+=($!)
+            done
+        done
+        for p in "${pids[@]}"; do wait "$p"; done
+        cat /tmp/san/r-*
+    } > "$O/sanitizer.txt" 2>&1
+    cat "$O/sanitizer.txt"
+    grep -q "rc=99" "$O/sanitizer.txt" && fail=1
+    grep -E "corpus .*rc=[^0]" "$O/sanitizer.txt" | grep -v "rc=99" && fail=1
+    ;;
+*) echo "unknown PART=$part" >&2; exit 2 ;;
 esac
-tar czf "${OUT:-/tmp/out}/accept-$PART.tar.gz" -C "$(dirname "$O")" accept
+done
+tar czf "${OUT:-/tmp/out}/accept-${PART// /-}.tar.gz" -C "$(dirname "$O")" accept
 echo "gpu-accept $PART: $([ $fail = 0 ] && echo PASS || echo FAIL)"
 exit $fail
