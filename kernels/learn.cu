@@ -8,7 +8,7 @@
 //
 // res: resolution from the violated nogood on a literal of the highest level that has a reason
 // (the most recently assigned one, by stamp) until one literal of that level is left — first UIP
-// when stamps follow propagation order. Each step replaces a literal by literals assigned
+// when stamps follow propagation order — then local minimisation (`minimise`). Each step replaces a literal by literals assigned
 // strictly before it, so the loop ends even if concurrent propagation made stamps disagree with
 // that order.
 // fwd (Algorithm 4): the OR of the dependency bitmaps of the violated nogood names the decisions
@@ -61,6 +61,45 @@ __device__ u64 max_level(const Dev& d, LearnShared* s, u64* sh) {
         m = l > m ? l : m;
     }
     return block_max_u64(m, sh);
+}
+
+// Local minimisation of a res nogood (MiniSat's "basic" mode): a literal below the highest level
+// whose reason's other literals are all in the nogood (marked) or top-level is implied by them,
+// so it is dropped. Every decision is made against the marks as they were before any drop; that
+// is sound because reasons are acyclic (a reason's literals held before the literal it implied),
+// so each dropped literal is implied through a chain that ends in kept literals. Bit 31 of a
+// delta entry flags a drop (literal codes are below 2^31); thread 0 then compacts in order.
+#define YS_DROP 0x80000000u
+__device__ void minimise(const Dev& d, LearnShared* s, u64* sh) {
+    u64 L = max_level(d, s, sh);
+    for (u32 k = threadIdx.x; k < s->len; k += blockDim.x) {
+        u32 x = d.delta[k];
+        u32 v = lit_var(x);
+        u32 r = d.reason[v];
+        if (r == YS_NONE || level_of(ld_a(d, v)) == L) continue;
+        const u32* p;
+        u32 n;
+        ng_span(d, r, &p, &n);
+        bool implied = true;
+        for (u32 j = 0; j < n && implied; ++j) {
+            u32 w = lit_var(p[j]);
+            if (w == v) continue;
+            implied = d.mark[w] == s->epoch || level_of(ld_a(d, w)) <= 1;
+        }
+        if (implied) d.delta[k] = x | YS_DROP;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        u32 j = 0;
+        for (u32 k = 0; k < s->len; ++k) {
+            u32 x = d.delta[k];
+            if (x & YS_DROP) continue;
+            d.delta[j++] = x;
+        }
+        d.ctr[YS_CTR_MINIMISED] += s->len - j;
+        s->len = j;
+    }
+    __syncthreads();
 }
 
 extern "C" __global__ void learn_analyse_k(Dev d, u32 src, u32 inject_len) {
@@ -150,6 +189,7 @@ extern "C" __global__ void learn_analyse_k(Dev d, u32 src, u32 inject_len) {
             __syncthreads();
         }
     }
+    if (s.err == 0 && !use_fwd && s.len > 2) minimise(d, &s, sh);
     if (s.err != 0) {
         if (tid == 0) st[YS_ST_ERROR] = s.err;
         return;

@@ -82,7 +82,8 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_CTR_ROUNDS 5
 #define YS_CTR_FWD_FALLBACK 6  // fwd learning fell back to res (a level past the bitmap width)
 #define YS_CTR_RES_STEPS 7
-#define YS_CTR_WORDS 8
+#define YS_CTR_MINIMISED 8  // literals dropped from res nogoods by local minimisation
+#define YS_CTR_WORDS 9
 
 // ---- dependency bitmaps (fwd learning): bit l = depends on the decision of level l ----
 #define YS_DEPS_WORDS 2

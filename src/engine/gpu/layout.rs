@@ -60,6 +60,7 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("CTR_ROUNDS", ctr::ROUNDS as u64),
     ("CTR_FWD_FALLBACK", ctr::FWD_FALLBACK as u64),
     ("CTR_RES_STEPS", ctr::RES_STEPS as u64),
+    ("CTR_MINIMISED", ctr::MINIMISED as u64),
     ("CTR_WORDS", ctr::WORDS as u64),
     ("DEPS_WORDS", DEPS_WORDS as u64),
     ("DEPS_LEVELS", DEPS_LEVELS as u64),
@@ -146,7 +147,9 @@ pub mod ctr {
     pub const ROUNDS: usize = 5;
     pub const FWD_FALLBACK: usize = 6;
     pub const RES_STEPS: usize = 7;
-    pub const WORDS: usize = 8;
+    /// Literals dropped from res nogoods by local minimisation (learn.cu `minimise`).
+    pub const MINIMISED: usize = 8;
+    pub const WORDS: usize = 9;
 }
 
 /// What `learn_analyse_k` analyses.
