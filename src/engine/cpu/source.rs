@@ -541,6 +541,13 @@ impl CpuEngine {
             return Round::Fixpoint;
         };
         let a = &self.a;
+        if !ext.iter().all(|&l| a.holds(l)) {
+            // Cannot happen (module invariant); were it to, adding a nogood that propagates
+            // nothing would repeat forever. Leave it to the total-assignment check instead.
+            debug_assert!(false, "an external body of an unfounded set is not false");
+            self.src.done();
+            return Round::Fixpoint;
+        }
         let set = self.src.set();
         let targets: Vec<u32> = match set
             .iter()
