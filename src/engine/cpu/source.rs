@@ -28,7 +28,7 @@
 //!   answer set (a loop nogood) and all its `F b` hold now.
 
 use super::assign::Assignment;
-use super::decide::Rules;
+use super::decide::{Csr, Rules};
 use super::integrate::Added;
 use super::store::{Kind, NgRef};
 use super::CpuEngine;
@@ -80,6 +80,10 @@ pub struct Sources {
     occ: WCsr,
     /// Body → (internal atom, weight).
     internal: WCsr,
+    /// Body → its head atoms in cyclic components (distinct), those of `body_scc` first;
+    /// `own[b]` of them are in `body_scc`.
+    heads: Csr,
+    own: Vec<u32>,
     /// By variable: it stands for a body of a rule with a cyclic head.
     body_watch: Vec<bool>,
     /// By atom: its source body, or `NONE`.
@@ -129,28 +133,35 @@ impl Sources {
         let mut body_watch = vec![false; num_vars];
         let mut occ = Vec::new();
         let mut internal = Vec::new();
+        let mut head_pairs = Vec::new();
+        let mut own = vec![0u32; nb];
         for (b, def) in g.bodies.iter().enumerate() {
-            let heads = rules
+            let mut hs: Vec<u32> = rules
                 .body_rules
                 .get(b)
                 .iter()
-                .flat_map(|&r| rules.rule_heads.get(r as usize).iter().copied());
-            let mut cyclic_head = false;
+                .flat_map(|&r| rules.rule_heads.get(r as usize).iter().copied())
+                .filter(|&h| scc[h as usize] != NONE)
+                .collect();
+            hs.sort_unstable();
+            hs.dedup();
             let pos = pos_of(b);
-            for h in heads {
+            for &h in &hs {
                 let s = scc[h as usize];
-                if s == NONE {
-                    continue;
-                }
-                cyclic_head = true;
                 if pos.iter().any(|&(p, _)| scc[p as usize] == s) {
                     debug_assert!(body_scc[b] == NONE || body_scc[b] == s);
                     body_scc[b] = s;
                 }
             }
-            if cyclic_head {
+            if !hs.is_empty() {
                 body_watch[rules.body_var[b] as usize] = true;
             }
+            hs.sort_by_key(|&h| scc[h as usize] != body_scc[b]); // own component first
+            own[b] = hs
+                .iter()
+                .filter(|&&h| scc[h as usize] == body_scc[b])
+                .count() as u32;
+            head_pairs.extend(hs.iter().map(|&h| (b as u32, h)));
             if body_scc[b] != NONE {
                 for &(p, w) in &pos {
                     if scc[p as usize] == body_scc[b] {
@@ -176,6 +187,8 @@ impl Sources {
             unsrc,
             occ: WCsr::build(n, occ),
             internal: WCsr::build(nb, internal),
+            heads: Csr::build(nb, &head_pairs),
+            own,
             body_watch,
             src: vec![NONE; n],
             work,
@@ -227,11 +240,10 @@ impl Sources {
                 continue;
             }
             for &b in rules.var_bodies.get(v) {
-                for &r in rules.body_rules.get(b as usize) {
-                    for &h in rules.rule_heads.get(r as usize) {
-                        if self.src[h as usize] == b {
-                            self.unsource(rules, h);
-                        }
+                for i in 0..self.heads.get(b as usize).len() {
+                    let h = self.heads.get(b as usize)[i];
+                    if self.src[h as usize] == b {
+                        self.unsource(h);
                     }
                 }
             }
@@ -239,7 +251,7 @@ impl Sources {
     }
 
     /// `p` loses its source, and so does every atom whose source needs `p`.
-    fn unsource(&mut self, rules: &Rules, p: u32) {
+    fn unsource(&mut self, p: u32) {
         self.src[p as usize] = NONE;
         self.enqueue(p);
         self.queue.push(p);
@@ -252,14 +264,16 @@ impl Sources {
                 if !was_valid || self.unsrc[bi] <= self.slack[bi] {
                     continue;
                 }
-                for &r in rules.body_rules.get(bi) {
-                    for &h in rules.rule_heads.get(r as usize) {
-                        let hi = h as usize;
-                        if self.src[hi] == b && self.scc[hi] == self.body_scc[bi] {
-                            self.src[hi] = NONE;
-                            self.enqueue(h);
-                            self.queue.push(h);
+                let own = &self.heads.get(bi)[..self.own[bi] as usize];
+                for &h in own {
+                    let hi = h as usize;
+                    if self.src[hi] == b {
+                        self.src[hi] = NONE;
+                        if !self.in_work[hi] {
+                            self.in_work[hi] = true;
+                            self.work.push(h);
                         }
+                        self.queue.push(h);
                     }
                 }
             }
@@ -283,13 +297,12 @@ impl Sources {
                 {
                     continue;
                 }
-                for &r in rules.body_rules.get(bi) {
-                    for &h in rules.rule_heads.get(r as usize) {
-                        let hi = h as usize;
-                        if self.src[hi] == NONE && self.scc[hi] == self.body_scc[bi] {
-                            self.src[hi] = b;
-                            self.queue.push(h);
-                        }
+                let own = &self.heads.get(bi)[..self.own[bi] as usize];
+                for &h in own {
+                    let hi = h as usize;
+                    if self.src[hi] == NONE {
+                        self.src[hi] = b;
+                        self.queue.push(h);
                     }
                 }
             }
