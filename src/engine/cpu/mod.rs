@@ -39,6 +39,7 @@ mod heuristic;
 mod integrate;
 mod learn_fwd;
 mod learn_res;
+mod loops;
 mod reduce;
 mod source;
 mod store;
