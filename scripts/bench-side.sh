@@ -1,50 +1,54 @@
 #!/usr/bin/env bash
-# Side-by-side comparison of two yasmin-rs binaries on the host engine.
-# usage: scripts/bench-side.sh BASE_BIN NEW_BIN LIST [LIMIT_S] [SCHEMES]
-#   LIST: file with one ground file per line, relative to benchmarks/cache (e.g.
-#         hanoi/0047-hanoi_tower-120-0.aspif), optionally followed by a tab and the expected
-#         answer (SAT/UNSAT); lines starting with '#' are skipped. list-host.tsv works too
-#         (its `ground` and `expected` columns are used).
-#   SCHEMES: learning schemes to run (default "res fwd").
-# Both binaries run at the same moment on the same input (2 processes), so their wall times
-# are comparable; conflicts and choices are machine-independent. Prints one TSV row per
-# instance and scheme: instance scheme base_answer base_s base_conflicts new_answer new_s
-# new_conflicts; a `!WRONG` marks an answer that contradicts the expected one.
-set -u
-BASE=$1 NEW=$2 LIST=$3 LIMIT=${4:-20} SCHEMES=${5:-"res fwd"}
-CACHE=${CACHE:-/work/main/benchmarks/cache}
-EXTRA=${EXTRA:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# Side-by-side host-engine comparison of two yasmin-rs binaries on the instances of a list.
+#
+# usage: scripts/bench-side.sh BASE_BIN NEW_BIN LIST.tsv [LIMIT_S] [LEARNINGS] [FILTER]
+#   LIST.tsv   benchmarks/list-host.tsv format (columns ground, tight, expected by header name);
+#              ground files are read from $CACHE (default /work/main/benchmarks/cache)
+#   LIMIT_S    --time-limit for each run (default 20)
+#   LEARNINGS  comma-separated --learning values (default res,fwd)
+#   FILTER     awk condition on the named columns, e.g. 'tight=="no"' (default: all rows)
+# Each instance runs with BASE then NEW right after (same load), so times are comparable
+# only within a row. Prints one markdown table row per instance and learning scheme:
+# answer (! when it contradicts `expected`), wall seconds, conflicts, choices.
+set -euo pipefail
+base=$1 new=$2 list=$3 limit=${4:-20} learnings=${5:-res,fwd} filter=${6:-1}
+cache=${CACHE:-/work/main/benchmarks/cache}
 
-one() { # bin file scheme out
-  local t0 t1 rc
-  t0=$(date +%s.%N)
-  timeout $((LIMIT + 30)) "$1" --engine cpu --learning "$3" --time-limit "$LIMIT" $EXTRA --stats -q "$CACHE/$2" >"$4" 2>/dev/null
-  rc=$?
-  t1=$(date +%s.%N)
-  echo "$rc $(echo "$t1 - $t0" | bc)" >"$4.rc"
+# One run: prints "answer seconds conflicts choices".
+run() {
+    local bin=$1 learning=$2 file=$3 out rc t0 t1 ans
+    t0=$(date +%s.%N)
+    set +e
+    out=$(timeout $((limit + 10)) "$bin" --engine cpu --learning "$learning" \
+        --time-limit "$limit" --stats -q "$file" 2>&1)
+    rc=$?
+    set -e
+    t1=$(date +%s.%N)
+    case $rc in
+        10 | 30) ans=SAT ;;
+        20) ans=UNSAT ;;
+        *) ans=UNKNOWN ;;
+    esac
+    local confl choices
+    confl=$(sed -n 's/^Conflicts *: *\([0-9]*\).*/\1/p' <<<"$out" | head -1)
+    choices=$(sed -n 's/^Choices *: *\([0-9]*\).*/\1/p' <<<"$out" | head -1)
+    printf '%s %.2f %s %s\n' "$ans" "$(echo "$t1 - $t0" | bc)" "${confl:--}" "${choices:--}"
 }
 
-answer() { case $1 in 10) echo SAT ;; 20) echo UNSAT ;; *) echo "?" ;; esac; }
-stat() { awk -v k="$2" '$1==k {print $3; exit}' "$1"; }
+mark() { # answer expected
+    if [[ $1 != UNKNOWN && $1 != "$2" ]]; then echo "$1!"; else echo "$1"; fi
+}
 
-printf 'instance\tscheme\tbase\tbase_s\tbase_confl\tnew\tnew_s\tnew_confl\n'
-grep -v '^#' "$LIST" | while IFS=$'\t' read -r c1 c2 c3 c4 c5 c6 rest; do
-  if [[ $c1 == class ]]; then continue; fi
-  if [[ -n ${c3:-} && -n ${c6:-} ]]; then file=$c3 exp=$c6; else file=$c1 exp=${c2:-}; fi
-  [[ -z $file ]] && continue
-  for s in $SCHEMES; do
-    one "$BASE" "$file" "$s" "$tmp/b" &
-    one "$NEW" "$file" "$s" "$tmp/n" &
-    wait
-    read -r brc bt <"$tmp/b.rc"
-    read -r nrc nt <"$tmp/n.rc"
-    ba=$(answer "$brc") na=$(answer "$nrc")
-    for x in ba na; do
-      if [[ -n $exp && ${!x} != "?" && ${!x} != "$exp" ]]; then printf -v "$x" '%s!WRONG' "${!x}"; fi
+echo "| instance | learning | expected | base answer | base s | base conflicts | base choices | new answer | new s | new conflicts | new choices |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    { for (k in col) v[k] = $col[k]; tight = v["tight"]; expected = v["expected"] }
+    '"$filter"' { print v["ground"], v["expected"] }' "$list" |
+    while IFS=$'\t' read -r ground expected; do
+        name=${ground%.aspif}
+        for learning in ${learnings//,/ }; do
+            read -r ba bs bc bd < <(run "$base" "$learning" "$cache/$ground")
+            read -r na ns nc nd < <(run "$new" "$learning" "$cache/$ground")
+            echo "| $name | $learning | $expected | $(mark "$ba" "$expected") | $bs | $bc | $bd | $(mark "$na" "$expected") | $ns | $nc | $nd |"
+        done
     done
-    printf '%s\t%s\t%s\t%.2f\t%s\t%s\t%.2f\t%s\n' "${file%.aspif}" "$s" "$ba" "$bt" \
-      "$(stat "$tmp/b" Conflicts)" "$na" "$nt" "$(stat "$tmp/n" Conflicts)"
-  done
-done

@@ -12,6 +12,8 @@ pub struct Stats {
     /// Sum of lengths of learned nogoods (average = learned_lits / learned).
     pub learned_lits: u64,
     pub loop_nogoods: u64,
+    /// Unfounded sets found by propagation at partial assignments (host engine).
+    pub unfounded_sets: u64,
     pub restarts: u64,
     pub deleted: u64,
     pub models: u64,

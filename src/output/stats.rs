@@ -50,6 +50,10 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
         s.deleted
     )?;
     writeln!(o, "{c}{:<w$}: {}", "  Loop", s.loop_nogoods)?;
+    if s.unfounded_sets > 0 {
+        // Host engine: unfounded sets found at partial assignments (source pointers).
+        writeln!(o, "{c}{:<w$}: {}", "  Unfounded sets", s.unfounded_sets)?;
+    }
     writeln!(
         o,
         "{c}{:<w$}: {:.3}s",

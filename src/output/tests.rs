@@ -34,6 +34,7 @@ fn stats() -> Stats {
         learned: 380,
         learned_lits: 3040,
         loop_nogoods: 7,
+        unfounded_sets: 0,
         restarts: 3,
         deleted: 100,
         models: 2,

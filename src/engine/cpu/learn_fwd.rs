@@ -109,7 +109,7 @@ impl Deps {
     }
 
     /// OR the set of the (assigned) variable of `l` into `acc`.
-    fn or_into(&self, a: &Assignment, l: Lit, acc: &mut [u64]) {
+    pub(super) fn or_into(&self, a: &Assignment, l: Lit, acc: &mut [u64]) {
         let v = l.var() as usize;
         let s = self.start[a.trail_pos[v] as usize] as usize;
         for k in 0..words_for(a.level[v]) {

@@ -21,6 +21,9 @@
 //!   is unit and propagates (asserting). A conflict at level 0 means no (further) model.
 //! - **Store** (`store`, `reduce`): only `Learned` nogoods are deleted, never one that is the
 //!   reason of an assigned variable; loop and blocking nogoods are `Permanent`.
+//! - **Unfounded sets** (`source`): at every fixpoint of unit propagation, every atom of a
+//!   cyclic component is false or has a source (acyclic support through non-false bodies);
+//!   the atoms of an unfounded set are made false by loop nogoods (`Learned`, re-derivable).
 //! - **Answer sets** (`unfounded`): for a non-tight program a total assignment is reported only
 //!   when no true atom of a cyclic component is unfounded; otherwise loop nogoods (violated by
 //!   the assignment) are added and the search goes on as after a conflict.
@@ -36,7 +39,9 @@ mod heuristic;
 mod integrate;
 mod learn_fwd;
 mod learn_res;
+mod loops;
 mod reduce;
+mod source;
 mod store;
 pub(crate) mod unfounded;
 mod watch;
@@ -50,6 +55,7 @@ use self::heuristic::Scores;
 use self::integrate::Added;
 use self::learn_fwd::Deps;
 use self::reduce::Reduce;
+use self::source::Sources;
 use self::store::{Kind, NgRef, Store};
 use self::unfounded::Unfounded;
 
@@ -79,6 +85,8 @@ pub struct CpuEngine {
     rules: Rules,
     deps: Deps,
     ufs: Unfounded,
+    /// Source pointers: unfounded-set propagation at partial assignments (`source`).
+    src: Sources,
     restarts: Restarts,
     reduce: Reduce,
     /// Nogoods waiting to be integrated (loop nogoods beyond the first, the blocking nogood).
@@ -124,6 +132,7 @@ impl CpuEngine {
             scores,
             deps: Deps::new(opts.learning == Learning::Fwd),
             ufs: Unfounded::new(g, num_vars),
+            src: Sources::new(g, &rules, num_vars),
             rules,
             restarts: Restarts::default(),
             reduce: Reduce::default(),
@@ -177,7 +186,8 @@ impl CpuEngine {
             if self.unsat {
                 return Step::Exhausted;
             }
-            if let Some(confl) = self.conflict.take().or_else(|| self.propagate()) {
+            // Unit and unfounded-set propagation (`source`); the latter may find no model.
+            if let Some(confl) = self.conflict.take().or_else(|| self.propagate_all()) {
                 self.stats.conflicts += 1;
                 if self.a.level() == 0 || !self.resolve(confl) {
                     self.unsat = true;
@@ -188,6 +198,9 @@ impl CpuEngine {
                 if self.tick(limits) {
                     return Step::Stopped;
                 }
+                continue;
+            }
+            if self.unsat {
                 continue;
             }
             if let Some(ng) = self.pending.pop() {
@@ -298,6 +311,7 @@ impl CpuEngine {
             let l = self.a.trail.pop().expect("trail longer than start");
             self.a.clear(l);
             self.rules.on_unassign(&mut self.scores, l, self.num_atoms);
+            self.src.on_unassign(l); // re-queue an unsourced atom no longer false
             self.cursor = self.cursor.min(l.var());
         }
         self.a.lim.truncate(lvl as usize);
@@ -312,6 +326,7 @@ impl CpuEngine {
             }
         }
         self.deps.truncate(start);
+        self.src.on_backtrack(start);
     }
 
     /// Count conflicts and decisions; true when the limits say stop.

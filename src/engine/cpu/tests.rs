@@ -2,6 +2,7 @@
 //! tests of its parts on hand-built nogoods.
 
 mod brute;
+mod ufs;
 
 use super::*;
 use crate::config::Heuristic;

@@ -102,7 +102,7 @@ impl Rng {
 
 /// A random program over atoms `1..=n`: normal rules (often in positive cycles), choices,
 /// constraints and sum bodies.
-fn random_program(seed: u64) -> Program {
+pub fn random_program(seed: u64) -> Program {
     let mut g = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
     let n = 2 + g.below(9) as i32; // 2..=10 atoms
     let mut rules = Vec::new();
