@@ -254,6 +254,8 @@ impl Forest {
 /// Encodes sum bodies, sharing one diagram between bodies with equal weighted literals.
 pub struct Aggregates {
     forests: HashMap<Vec<(i32, i64)>, Forest>,
+    /// Keep sums as native constraints for the host engine instead (see [`super::native`]).
+    native: Option<super::native::NativeSums>,
     adder_bodies: usize,
     budget_base: usize,
     budget_per_literal: usize,
@@ -275,10 +277,25 @@ impl Aggregates {
     pub fn with_budget(base: usize, per_literal: usize) -> Self {
         Aggregates {
             forests: HashMap::new(),
+            native: None,
             adder_bodies: 0,
             budget_base: base,
             budget_per_literal: per_literal,
         }
+    }
+
+    /// Keep every sum body as a [`super::native::NativeSum`] for the host engine's propagator:
+    /// only the chain between bounds of one sum and constant bodies become nogoods.
+    pub fn native() -> Self {
+        Aggregates {
+            native: Some(Default::default()),
+            ..Self::default()
+        }
+    }
+
+    /// The native sums recorded (empty when translating), their chain nogoods added to `nb`.
+    pub fn finish(&mut self, nb: &mut NogoodDbBuilder) -> Vec<super::native::NativeSum> {
+        self.native.take().map_or_else(Vec::new, |n| n.finish(nb))
     }
 
     /// Encode `b ↔ Σ w·[l] ≥ lower` (weights > 0). Fresh variables come from `nb`; returns how
@@ -295,6 +312,10 @@ impl Aggregates {
         lower: i64,
         lits: &[(i32, i64)],
     ) -> u32 {
+        if let Some(native) = &mut self.native {
+            native.add(nb, b, lower, lits);
+            return 0;
+        }
         let forest = self
             .forests
             .entry(lits.to_vec())

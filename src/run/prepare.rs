@@ -135,7 +135,14 @@ fn work(
             ground.rules.len()
         ),
     );
-    let completion = crate::nogoods::complete(&ground);
+    // Native sums only when the host engine is certain to search (the device engine needs the
+    // translation, and `auto` may pick it).
+    let native = cpu_engine.is_some_and(|o| o.sums == crate::config::Sums::Native);
+    let completion = if native {
+        crate::nogoods::complete_native(&ground)
+    } else {
+        crate::nogoods::complete(&ground)
+    };
     let db = &completion.db;
     phase(
         "Complete",

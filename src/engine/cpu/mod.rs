@@ -38,6 +38,8 @@ mod learn_fwd;
 mod learn_res;
 mod reduce;
 mod store;
+// (agg) native sum constraints: the counter propagator.
+mod sums;
 pub(crate) mod unfounded;
 mod watch;
 
@@ -51,6 +53,7 @@ use self::integrate::Added;
 use self::learn_fwd::Deps;
 use self::reduce::Reduce;
 use self::store::{Kind, NgRef, Store};
+use self::sums::Sums;
 use self::unfounded::Unfounded;
 
 use self::watch::Watch;
@@ -79,6 +82,8 @@ pub struct CpuEngine {
     rules: Rules,
     deps: Deps,
     ufs: Unfounded,
+    /// (agg) The native sum constraints of the completion (`sums`).
+    sums: Sums,
     restarts: Restarts,
     reduce: Reduce,
     /// Nogoods waiting to be integrated (loop nogoods beyond the first, the blocking nogood).
@@ -124,6 +129,7 @@ impl CpuEngine {
             scores,
             deps: Deps::new(opts.learning == Learning::Fwd),
             ufs: Unfounded::new(g, num_vars),
+            sums: Sums::new(&c.native_sums, num_vars),
             rules,
             restarts: Restarts::default(),
             reduce: Reduce::default(),
@@ -177,7 +183,8 @@ impl CpuEngine {
             if self.unsat {
                 return Step::Exhausted;
             }
-            if let Some(confl) = self.conflict.take().or_else(|| self.propagate()) {
+            // (agg) propagate_all = unit propagation + native sums.
+            if let Some(confl) = self.conflict.take().or_else(|| self.propagate_all()) {
                 self.stats.conflicts += 1;
                 if self.a.level() == 0 || !self.resolve(confl) {
                     self.unsat = true;
@@ -203,6 +210,7 @@ impl CpuEngine {
                 self.backtrack(0);
                 continue;
             }
+            self.sums_collect_if_due(); // (agg) a safe point: no NgRef held
             if let Some(lit) = self.decide() {
                 self.stats.decisions += 1;
                 self.a.lim.push(self.a.trail.len() as u32);
@@ -294,6 +302,7 @@ impl CpuEngine {
             return;
         }
         let start = self.a.lim[lvl as usize] as usize;
+        self.sums_backtrack(start); // (agg) before the trail is popped
         while self.a.trail.len() > start {
             let l = self.a.trail.pop().expect("trail longer than start");
             self.a.clear(l);

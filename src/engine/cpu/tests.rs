@@ -14,6 +14,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
         heuristic,
         seed,
         sync_always: false,
+        sums: crate::config::Sums::Translate,
     }
 }
 

@@ -91,6 +91,11 @@ pub struct GpuEngine {
 
 impl GpuEngine {
     pub fn new(g: &GroundProgram, c: &Completion, opts: Options) -> Result<GpuEngine, EngineError> {
+        // The kernels know only nogoods: sums must come translated (`nogoods::complete`).
+        assert!(
+            c.native_sums.is_empty(),
+            "native sums reached the device engine"
+        );
         let dev = device::Device::open()?;
         let buf = Buffers::new(dev.stream.clone(), g, c, &opts)?;
         let num_vars = c.db.num_vars as usize;
