@@ -2,6 +2,8 @@
 //! tests of its parts on hand-built nogoods.
 
 mod brute;
+// (agg) the native sum propagator against brute force
+mod sums;
 
 use super::*;
 use crate::config::Heuristic;
