@@ -14,7 +14,10 @@
 //! and a conflict when `K⁺ > hi` or `K⁻ ≤ lo`. Each implied literal gets its reason as an
 //! explicit nogood in the store (`Kind::Learned`, not watched): the bound's body literal plus
 //! the earliest processed true (or false) literals whose weight is enough, so resolution and
-//! forward learning read it like any other reason. Reasons are deleted when their literal is
+//! forward learning read it like any other reason. Forward learning needs it at once; for
+//! resolution it is built only when analysis asks (`reason` = [`LAZY`] until then,
+//! [`CpuEngine::reason_of`]): most implied literals never meet a conflict, and their reasons
+//! are hundreds of literals long (incsched: ~300). Reasons are deleted when their literal is
 //! unassigned; a conflict's nogood at the next backtrack.
 //!
 //! Invariant: after [`CpuEngine::propagate_all`] returns no conflict, every trail entry has
@@ -70,6 +73,24 @@ struct Sum {
     falses: Vec<u32>,
 }
 
+/// What a reason is made from: the literal at trail position `pos` was implied by bound `j` of
+/// sum `s` (`input` = the input literal's index, or `u32::MAX` for the body literal) when the
+/// sum had processed `ntrue` true and `nfalse` false literals. Those stay on the trail while
+/// the literal does, so the reason can be built later, the same as it would have been then.
+#[derive(Clone, Copy, Debug)]
+struct Made {
+    pos: u32,
+    s: u32,
+    j: u32,
+    input: u32,
+    ntrue: u32,
+    nfalse: u32,
+}
+
+/// `reason` of a literal implied by a sum whose reason nogood is not built yet (resolution
+/// learning builds it with [`CpuEngine::reason_of`] when it needs it).
+pub const LAZY: u32 = u32::MAX - 1;
+
 /// Every native sum and the propagator's queue.
 #[derive(Debug, Default)]
 pub struct Sums {
@@ -80,15 +101,18 @@ pub struct Sums {
     /// (trail position, sum, counters before the event).
     undo: Vec<(u32, u32, Counters)>,
     qhead: usize,
-    /// Trail positions of the literals this propagator implied (their reasons are ours).
-    made: Vec<u32>,
+    /// The literals this propagator implied, by trail position (their reasons are ours).
+    made: Vec<Made>,
+    /// Build reasons only when conflict analysis asks for them (resolution learning; forward
+    /// learning reads every reason as it is assigned).
+    lazy: bool,
     /// A conflict nogood of ours, deleted at the next backtrack.
     confl: Option<NgRef>,
     buf: Vec<Lit>,
 }
 
 impl Sums {
-    pub fn new(native: &[NativeSum], num_vars: usize) -> Sums {
+    pub fn new(native: &[NativeSum], num_vars: usize, lazy: bool) -> Sums {
         let mut sums = Vec::with_capacity(native.len());
         let mut counts = vec![0u32; 2 * num_vars + 1];
         let mut entries: Vec<(u32, u32, u32)> = Vec::new(); // (lit code, sum, role)
@@ -140,6 +164,7 @@ impl Sums {
             sums,
             occ_off: counts,
             occ,
+            lazy,
             ..Sums::default()
         }
     }
@@ -279,14 +304,14 @@ impl CpuEngine {
     /// (`T bⱼ` when `up`, else `F bⱼ`) and the earliest processed literals that make the
     /// bound's value forced: false ones of weight > `total − kⱼ − extra` when `up`, true ones
     /// of weight ≥ `kⱼ − extra` otherwise.
-    fn sum_reason(&mut self, s: usize, j: usize, up: bool, extra: i64) {
+    fn sum_reason(&mut self, s: usize, j: usize, up: bool, extra: i64, pre: (u32, u32)) {
         let sum = &self.sums.sums[s];
         let buf = &mut self.sums.buf;
         if up {
             buf.push(Lit::t(sum.b[j]));
             let need = sum.total - sum.k[j] - extra;
             let mut got = 0;
-            for &i in &sum.falses[..sum.c.nfalse as usize] {
+            for &i in &sum.falses[..pre.1 as usize] {
                 if got > need {
                     break;
                 }
@@ -298,7 +323,7 @@ impl CpuEngine {
             buf.push(Lit::f(sum.b[j]));
             let need = sum.k[j] - extra;
             let mut got = 0;
-            for &i in &sum.trues[..sum.c.ntrue as usize] {
+            for &i in &sum.trues[..pre.0 as usize] {
                 if got >= need {
                     break;
                 }
@@ -309,26 +334,46 @@ impl CpuEngine {
         }
     }
 
-    /// Make `l` hold with an explicit reason: for a body literal (`input` = None) the counters
-    /// of bound `j`; for input literal `input` the bound `j` it is needed for (`l` true) or
-    /// would break (`l` false).
+    /// Make `l` hold with an explicit reason (built now, or when asked for if `lazy`): for a
+    /// body literal (`input` = None) the counters of bound `j`; for input literal `input` the
+    /// bound `j` it is needed for (`l` true) or would break (`l` false).
     fn sum_imply(&mut self, s: usize, j: usize, l: Lit, input: Option<usize>) {
+        let c = self.sums.sums[s].c;
+        let m = Made {
+            pos: self.a.trail.len() as u32,
+            s: s as u32,
+            j: j as u32,
+            input: input.map_or(u32::MAX, |i| i as u32),
+            ntrue: c.ntrue,
+            nfalse: c.nfalse,
+        };
+        self.sums.made.push(m);
+        let r = if self.sums.lazy {
+            LAZY
+        } else {
+            self.build_reason(m, l)
+        };
+        self.stats.propagations += 1;
+        self.assign(l, r);
+    }
+
+    /// The reason nogood of `l`, implied as `m` says, stored (not watched).
+    fn build_reason(&mut self, m: Made, l: Lit) -> NgRef {
+        let (s, j, pre) = (m.s as usize, m.j as usize, (m.ntrue, m.nfalse));
         self.sums.buf.clear();
         self.sums.buf.push(l.negate());
-        match input {
+        if m.input == u32::MAX {
             // T bⱼ from the true literals (¬ of {F bⱼ} ∪ trues), F bⱼ from the false ones.
-            None => {
-                let up = !l.is_true();
-                let mark = self.sums.buf.len();
-                self.sum_reason(s, j, up, 0);
-                self.sums.buf.remove(mark); // bⱼ itself is the implied literal
-            }
-            Some(i) => {
-                let (w, up) = (self.sums.sums[s].w[i], l == self.sums.sums[s].lits[i]);
-                self.sum_reason(s, j, up, w);
-            }
+            let up = !l.is_true();
+            let mark = self.sums.buf.len();
+            self.sum_reason(s, j, up, 0, pre);
+            self.sums.buf.remove(mark); // bⱼ itself is the implied literal
+        } else {
+            let i = m.input as usize;
+            let (w, up) = (self.sums.sums[s].w[i], l == self.sums.sums[s].lits[i]);
+            self.sum_reason(s, j, up, w, pre);
         }
-        // The highest level among the others watches second (as for any reason).
+        // The highest level among the others second (as for any reason).
         let buf = &mut self.sums.buf;
         let mut best = 1;
         for k in 2..buf.len() {
@@ -336,20 +381,34 @@ impl CpuEngine {
                 best = k;
             }
         }
-        if buf.len() > 2 {
-            buf.swap(1, best);
+        buf.swap(1, best);
+        self.store.add(&self.sums.buf, Kind::Learned, REASON_LBD)
+    }
+
+    /// The reason of assigned variable `v`, built first if it is [`LAZY`].
+    pub(super) fn reason_of(&mut self, v: Var) -> NgRef {
+        let r = self.a.reason[v as usize];
+        if r != LAZY {
+            return r;
         }
-        let r = self.store.add(&self.sums.buf, Kind::Learned, REASON_LBD);
-        self.sums.made.push(self.a.trail.len() as u32);
-        self.stats.propagations += 1;
-        self.assign(l, r);
+        let pos = self.a.trail_pos[v as usize];
+        let k = self
+            .sums
+            .made
+            .binary_search_by_key(&pos, |m| m.pos)
+            .expect("a lazy reason was made by the sums");
+        let l = self.a.trail[pos as usize];
+        let r = self.build_reason(self.sums.made[k], l);
+        self.a.reason[v as usize] = r;
+        r
     }
 
     /// Store the violated nogood of bound `j`: `T bⱼ` with false literals past it (`up`), or
     /// `F bⱼ` with true literals reaching it.
     fn sum_conflict(&mut self, s: usize, j: usize, up: bool) -> NgRef {
         self.sums.buf.clear();
-        self.sum_reason(s, j, up, 0);
+        let c = self.sums.sums[s].c;
+        self.sum_reason(s, j, up, 0, (c.ntrue, c.nfalse));
         let r = self.store.add(&self.sums.buf, Kind::Learned, REASON_LBD);
         if let Some(old) = self.sums.confl.replace(r) {
             self.store.delete(old); // (not the last: `r` follows it)
@@ -365,13 +424,15 @@ impl CpuEngine {
         if let Some(r) = self.sums.confl.take() {
             self.drop_reason(r);
         }
-        while let Some(&pos) = self.sums.made.last() {
-            if (pos as usize) < start {
+        while let Some(&m) = self.sums.made.last() {
+            if (m.pos as usize) < start {
                 break;
             }
             self.sums.made.pop();
-            let v = self.a.trail[pos as usize].var() as usize;
-            self.drop_reason(self.a.reason[v]);
+            let v = self.a.trail[m.pos as usize].var() as usize;
+            if self.a.reason[v] != LAZY {
+                self.drop_reason(self.a.reason[v]);
+            }
         }
         while let Some(&(pos, s, c)) = self.sums.undo.last() {
             if (pos as usize) < start {

@@ -134,7 +134,7 @@ fn native_propagation_rules_fire_with_reasons() {
             assert!(e.propagate_all().is_none(), "{decisions:?}: no conflict");
         }
         assert!(e.a.holds(expect), "{decisions:?} must give {expect}");
-        let r = e.a.reason[expect.var() as usize];
+        let r = e.reason_of(expect.var()); // (built now: resolution reasons are lazy)
         assert_ne!(r, super::NO_REASON, "{expect} is propagated");
         let ng = e.store.lits(r);
         assert!(ng.contains(&expect.negate()), "the reason names {expect}");
