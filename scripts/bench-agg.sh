@@ -12,15 +12,15 @@ cache=${CACHE:-/work/main/benchmarks/cache}
 one() { # bin-label bin instance expected scheme
   local label=$1 bin=$2 inst=$3 exp=$4 scheme=$5 log
   log=$(mktemp)
-  /usr/bin/time -f "TIME %e %M" "$bin" --engine cpu --learning "$scheme" --time-limit "$limit" \
+  /usr/bin/time -f "WALLMEM %e %M" "$bin" --engine cpu --learning "$scheme" --time-limit "$limit" \
     --stats -q "$cache/$inst" >"$log" 2>&1 || true
   local ans=$(grep -m1 -E '^(SATISFIABLE|UNSATISFIABLE|UNKNOWN)' "$log" || echo ERROR)
-  local t=$(awk '/^TIME/{print $2, $3}' "$log")
+  local t=$(awk '/^WALLMEM/{print $2, $3}' "$log")
   local confl=$(awk '/^Conflicts/{print $3}' "$log")
   local ch=$(awk '/^Choices/{print $3}' "$log")
   local ng=$(sed -n 's/.*Complete.* \([0-9]*\) nogoods.*/\1/p' "$log")
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$inst" "$scheme" "$exp" "$ans" \
-    "${t% *}" "${t#* }" "$confl" "$ch" "$ng" | sed 's/\t/\t/'
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$inst" "$scheme" "$exp" "$ans" \
+    "${t% *}" "${t#* }" "$confl" "$ch" "$ng"
   rm -f "$log"
 }
 export -f one; export limit cache

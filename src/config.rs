@@ -26,8 +26,11 @@ pub enum Learning {
 /// uses the translation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Sums {
-    /// A counter propagator in the host engine, reasons as explicit nogoods.
+    /// Sums whose decision diagram is small as nogoods, the others by a counter propagator
+    /// in the host engine (reasons as explicit nogoods).
     Native,
+    /// Every sum by the host engine's propagator (tests the propagator on small programs).
+    AllNative,
     /// Nogoods over a decision diagram of each sum (an adder past a size budget).
     Translate,
 }

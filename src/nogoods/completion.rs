@@ -26,6 +26,11 @@ pub fn complete_native(g: &GroundProgram) -> Completion {
     complete_with(g, aggregate::Aggregates::native())
 }
 
+/// As [`complete_native`] with every sum body that needs a diagram node left native.
+pub fn complete_all_native(g: &GroundProgram) -> Completion {
+    complete_with(g, aggregate::Aggregates::native_with_budget(0, 0))
+}
+
 /// The completion nogoods of `g`, sum bodies encoded by `sums` (its budget decides between
 /// decision diagram and adder).
 pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Completion {

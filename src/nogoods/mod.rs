@@ -11,7 +11,7 @@ pub mod db;
 pub mod native;
 pub mod render;
 
-pub use completion::{complete, complete_native, complete_with};
+pub use completion::{complete, complete_all_native, complete_native, complete_with};
 pub use db::{NogoodDb, NogoodDbBuilder, Origin};
 
 use crate::lit::Var;

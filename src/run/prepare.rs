@@ -137,11 +137,10 @@ fn work(
     );
     // Native sums only when the host engine is certain to search (the device engine needs the
     // translation, and `auto` may pick it).
-    let native = cpu_engine.is_some_and(|o| o.sums == crate::config::Sums::Native);
-    let completion = if native {
-        crate::nogoods::complete_native(&ground)
-    } else {
-        crate::nogoods::complete(&ground)
+    let completion = match cpu_engine.map(|o| o.sums) {
+        Some(crate::config::Sums::Native) => crate::nogoods::complete_native(&ground),
+        Some(crate::config::Sums::AllNative) => crate::nogoods::complete_all_native(&ground),
+        _ => crate::nogoods::complete(&ground),
     };
     let db = &completion.db;
     phase(

@@ -63,7 +63,7 @@ fn native_sums_give_exactly_the_brute_force_answer_sets() {
         let expected = answer_sets(&p);
         total += expected.len();
         let g = crate::ground::analyse(&p).expect("supported program");
-        let c = crate::nogoods::complete_native(&g);
+        let c = crate::nogoods::complete_all_native(&g);
         for (learning, heuristic) in [
             (Learning::Res, Heuristic::Activity),
             (Learning::Res, Heuristic::Occ),
@@ -95,7 +95,7 @@ fn native_completion_groups_bounds() {
         rules.push(Rule::sum(&[h], k, &lits));
     }
     let g = crate::ground::analyse(&prog(rules)).expect("supported");
-    let c = crate::nogoods::complete_native(&g);
+    let c = crate::nogoods::complete_all_native(&g);
     assert_eq!(c.native_sums.len(), 1);
     let ks: Vec<i64> = c.native_sums[0].bounds.iter().map(|&(k, _)| k).collect();
     // Bound 5 needs every literal: normalisation makes it a conjunction.
@@ -115,7 +115,7 @@ fn native_propagation_rules_fire_with_reasons() {
         Rule::sum(&[h], 4, &[(1, 1), (2, 2), (3, 2)]),
     ];
     let g = crate::ground::analyse(&prog(rules)).expect("supported");
-    let comp = crate::nogoods::complete_native(&g);
+    let comp = crate::nogoods::complete_all_native(&g);
     assert_eq!(comp.native_sums.len(), 1);
     let body = comp.native_sums[0].bounds[0].1;
     // (decisions, literal that must then hold)
