@@ -129,7 +129,7 @@ impl CpuEngine {
             scores,
             deps: Deps::new(opts.learning == Learning::Fwd),
             ufs: Unfounded::new(g, num_vars),
-            sums: Sums::new(&c.native_sums, num_vars, opts.learning == Learning::Res),
+            sums: Sums::new(&c.native_sums, num_vars, opts.learning == Learning::Fwd),
             rules,
             restarts: Restarts::default(),
             reduce: Reduce::default(),

@@ -14,10 +14,12 @@
 //! and a conflict when `K⁺ > hi` or `K⁻ ≤ lo`. Each implied literal gets its reason as an
 //! explicit nogood in the store (`Kind::Learned`, not watched): the bound's body literal plus
 //! the earliest processed true (or false) literals whose weight is enough, so resolution and
-//! forward learning read it like any other reason. Forward learning needs it at once; for
-//! resolution it is built only when analysis asks (`reason` = [`LAZY`] until then,
-//! [`CpuEngine::reason_of`]): most implied literals never meet a conflict, and their reasons
-//! are hundreds of literals long (incsched: ~300). Reasons are deleted when their literal is
+//! forward learning read it like any other reason. It is built only when analysis asks
+//! (`reason` = [`LAZY`] until then, [`CpuEngine::reason_of`]): most implied literals never meet
+//! a conflict, and their reasons are hundreds of literals long (incsched: ~300). Forward
+//! learning needs the reason's dependency set at once: the sum keeps the union of the sets of
+//! each prefix of its processed true (false) literals, so that set costs a binary search and
+//! one union instead of a pass over the reason. Reasons are deleted when their literal is
 //! unassigned; a conflict's nogood at the next backtrack.
 //!
 //! Invariant: after [`CpuEngine::propagate_all`] returns no conflict, every trail entry has
@@ -71,6 +73,13 @@ struct Sum {
     /// Indices of processed true / false literals, in trail order.
     trues: Vec<u32>,
     falses: Vec<u32>,
+    /// Weight of `trues[..=n]` / `falses[..=n]`: a reason's prefix by binary search.
+    tw: Vec<i64>,
+    fw: Vec<i64>,
+    /// Forward learning: the union of the decision-level sets of `trues[..=n]` /
+    /// `falses[..=n]` (entries past the processed prefix are stale; kept for their space).
+    tu: Vec<Vec<u64>>,
+    fu: Vec<Vec<u64>>,
 }
 
 /// What a reason is made from: the literal at trail position `pos` was implied by bound `j` of
@@ -103,16 +112,17 @@ pub struct Sums {
     qhead: usize,
     /// The literals this propagator implied, by trail position (their reasons are ours).
     made: Vec<Made>,
-    /// Build reasons only when conflict analysis asks for them (resolution learning; forward
-    /// learning reads every reason as it is assigned).
-    lazy: bool,
+    /// Forward learning is on: keep the dependency unions of the processed prefixes.
+    fwd: bool,
+    /// Scratch for a dependency set.
+    set: Vec<u64>,
     /// A conflict nogood of ours, deleted at the next backtrack.
     confl: Option<NgRef>,
     buf: Vec<Lit>,
 }
 
 impl Sums {
-    pub fn new(native: &[NativeSum], num_vars: usize, lazy: bool) -> Sums {
+    pub fn new(native: &[NativeSum], num_vars: usize, fwd: bool) -> Sums {
         let mut sums = Vec::with_capacity(native.len());
         let mut counts = vec![0u32; 2 * num_vars + 1];
         let mut entries: Vec<(u32, u32, u32)> = Vec::new(); // (lit code, sum, role)
@@ -146,6 +156,10 @@ impl Sums {
                 },
                 trues: Vec::new(),
                 falses: Vec::new(),
+                tw: Vec::new(),
+                fw: Vec::new(),
+                tu: Vec::new(),
+                fu: Vec::new(),
             });
         }
         for &(l, _, _) in &entries {
@@ -164,7 +178,7 @@ impl Sums {
             sums,
             occ_off: counts,
             occ,
-            lazy,
+            fwd,
             ..Sums::default()
         }
     }
@@ -206,17 +220,30 @@ impl CpuEngine {
                 let sum = &mut self.sums.sums[s as usize];
                 self.sums.undo.push((pos as u32, s, sum.c));
                 let i = role & !ROLE;
+                let fwd = self.sums.fwd && self.deps.usable();
+                let words = (self.a.level() as usize).div_ceil(64);
+                let lit = self.a.trail[pos];
                 match role & ROLE {
                     IN_TRUE => {
                         sum.c.lo += sum.w[i as usize];
-                        sum.trues.truncate(sum.c.ntrue as usize);
-                        sum.trues.push(i);
+                        let n = sum.c.ntrue as usize;
+                        push_prefix(&mut sum.trues, &mut sum.tw, n, i, sum.w[i as usize]);
+                        if fwd {
+                            union_prefix(&mut sum.tu, n, words, |u| {
+                                self.deps.or_into(&self.a, lit, u)
+                            });
+                        }
                         sum.c.ntrue += 1;
                     }
                     IN_FALSE => {
                         sum.c.hi -= sum.w[i as usize];
-                        sum.falses.truncate(sum.c.nfalse as usize);
-                        sum.falses.push(i);
+                        let n = sum.c.nfalse as usize;
+                        push_prefix(&mut sum.falses, &mut sum.fw, n, i, sum.w[i as usize]);
+                        if fwd {
+                            union_prefix(&mut sum.fu, n, words, |u| {
+                                self.deps.or_into(&self.a, lit, u)
+                            });
+                        }
                         sum.c.nfalse += 1;
                     }
                     BODY_TRUE => sum.c.kplus = sum.c.kplus.max(i + 1),
@@ -334,9 +361,10 @@ impl CpuEngine {
         }
     }
 
-    /// Make `l` hold with an explicit reason (built now, or when asked for if `lazy`): for a
-    /// body literal (`input` = None) the counters of bound `j`; for input literal `input` the
-    /// bound `j` it is needed for (`l` true) or would break (`l` false).
+    /// Make `l` hold, implied by bound `j` (for a body literal, `input` = None: by the
+    /// counters; for input literal `input`: the bound needs it, `l` true, or it would break the
+    /// bound, `l` false). Its reason nogood is built only when asked for ([`LAZY`]); forward
+    /// learning gets its dependency set at once, from the prefix unions.
     fn sum_imply(&mut self, s: usize, j: usize, l: Lit, input: Option<usize>) {
         let c = self.sums.sums[s].c;
         let m = Made {
@@ -348,13 +376,60 @@ impl CpuEngine {
             nfalse: c.nfalse,
         };
         self.sums.made.push(m);
-        let r = if self.sums.lazy {
-            LAZY
-        } else {
-            self.build_reason(m, l)
-        };
         self.stats.propagations += 1;
-        self.assign(l, r);
+        let fwd = self.sums.fwd && self.deps.usable();
+        if fwd {
+            self.sum_deps(m, l);
+        }
+        self.assign(l, LAZY);
+        if fwd {
+            self.deps.or_into_last(&self.sums.set);
+        }
+    }
+
+    /// Into `self.sums.set`: the union of the decision-level sets of the reason
+    /// [`Self::build_reason`] would build for `l` (the same prefix, found by its weight).
+    fn sum_deps(&mut self, m: Made, l: Lit) {
+        let sum = &self.sums.sums[m.s as usize];
+        let j = m.j as usize;
+        let set = &mut self.sums.set;
+        set.clear();
+        set.resize((self.a.level() as usize).div_ceil(64), 0);
+        let (up, extra, body) = if m.input == u32::MAX {
+            (!l.is_true(), 0, None)
+        } else {
+            let i = m.input as usize;
+            let up = l == sum.lits[i];
+            (up, sum.w[i], Some(Lit::new(sum.b[j], up)))
+        };
+        // The prefix length p, as in `sum_reason`.
+        let (p, unions) = if up {
+            let need = sum.total - sum.k[j] - extra;
+            let fw = &sum.fw[..m.nfalse as usize];
+            let p = if need < 0 {
+                0
+            } else {
+                fw.partition_point(|&x| x <= need) + 1
+            };
+            (p, &sum.fu)
+        } else {
+            let need = sum.k[j] - extra;
+            let tw = &sum.tw[..m.ntrue as usize];
+            let p = if need <= 0 {
+                0
+            } else {
+                tw.partition_point(|&x| x < need) + 1
+            };
+            (p, &sum.tu)
+        };
+        if p > 0 {
+            for (d, &u) in set.iter_mut().zip(&unions[p - 1]) {
+                *d |= u;
+            }
+        }
+        if let Some(b) = body {
+            self.deps.or_into(&self.a, b, set);
+        }
     }
 
     /// The reason nogood of `l`, implied as `m` says, stored (not watched).
@@ -458,4 +533,30 @@ impl CpuEngine {
             self.collect_garbage();
         }
     }
+}
+
+/// Record processed literal `i` (weight `w`) as the `n`-th of a prefix and its weight sum.
+fn push_prefix(idx: &mut Vec<u32>, weights: &mut Vec<i64>, n: usize, i: u32, w: i64) {
+    idx.truncate(n);
+    idx.push(i);
+    weights.truncate(n);
+    let before = if n > 0 { weights[n - 1] } else { 0 };
+    weights.push(before + w);
+}
+
+/// `unions[n]` = `unions[n − 1]` ∪ what `add` ORs in, `words` long.
+fn union_prefix(unions: &mut Vec<Vec<u64>>, n: usize, words: usize, add: impl FnOnce(&mut [u64])) {
+    if unions.len() <= n {
+        unions.resize_with(n + 1, Vec::new);
+    }
+    let (before, rest) = unions.split_at_mut(n);
+    let u = &mut rest[0];
+    u.clear();
+    u.resize(words, 0);
+    if let Some(prev) = before.last() {
+        for (d, &x) in u.iter_mut().zip(prev) {
+            *d |= x;
+        }
+    }
+    add(u);
 }
