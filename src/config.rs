@@ -22,6 +22,19 @@ pub enum Learning {
     Fwd,
 }
 
+/// How the host engine handles sum (cardinality and weight) bodies. The device engine always
+/// uses the translation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sums {
+    /// Sums whose decision diagram is small as nogoods, the others by a counter propagator
+    /// in the host engine (reasons as explicit nogoods).
+    Native,
+    /// Every sum by the host engine's propagator (tests the propagator on small programs).
+    AllNative,
+    /// Nogoods over a decision diagram of each sum (an adder past a size budget).
+    Translate,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Heuristic {
     /// Occurrence counts of literals in the input nogoods.
@@ -98,6 +111,10 @@ pub struct Config {
     /// Decision heuristic (ranks the applicable rules of unassigned heads).
     #[arg(long, value_enum, default_value_t = Heuristic::Activity)]
     pub heuristic: Heuristic,
+
+    /// Host engine (`--engine cpu`): sum bodies as native constraints or as nogoods.
+    #[arg(long, value_enum, default_value_t = Sums::Native)]
+    pub sums: Sums,
 
     /// Print the program read (in aspif or smodels format) instead of solving it.
     #[arg(long, value_enum, value_name = "FORMAT")]

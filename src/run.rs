@@ -98,6 +98,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         heuristic: config.heuristic,
         seed: config.seed,
         sync_always: config.sync_always,
+        sums: config.sums,
     };
     let on_worker = (config.engine == EngineKind::Cpu).then_some(opts);
     let prepared = match prepare::prepare(

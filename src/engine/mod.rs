@@ -101,4 +101,7 @@ pub struct Options {
     pub seed: u64,
     /// GPU engine: synchronise and check after every launch.
     pub sync_always: bool,
+    /// Host engine: sum bodies native or translated (the completion must match: native sums
+    /// only with `Sums::Native` and `--engine cpu`; the device engine needs the translation).
+    pub sums: crate::config::Sums,
 }

@@ -251,9 +251,22 @@ impl Forest {
     }
 }
 
+/// The root is `b` unless it is a constant, a literal, or the root of an earlier body with an
+/// equivalent bound: then `b ↔ root`.
+fn link_root(nb: &mut NogoodDbBuilder, b: Var, root: Node) {
+    if root != Node::Lit(Lit::t(b)) {
+        let bn = Node::Lit(Lit::t(b));
+        emit(nb, &[bn.holds(true), root.holds(false)]); // b → root
+        emit(nb, &[bn.holds(false), root.holds(true)]); // root → b
+    }
+}
+
 /// Encodes sum bodies, sharing one diagram between bodies with equal weighted literals.
 pub struct Aggregates {
     forests: HashMap<Vec<(i32, i64)>, Forest>,
+    /// Keep sums as native constraints for the host engine instead (see [`super::native`]).
+    native: Option<super::native::NativeSums>,
+    native_budget: (usize, usize),
     adder_bodies: usize,
     budget_base: usize,
     budget_per_literal: usize,
@@ -268,6 +281,11 @@ impl Default for Aggregates {
 /// Nodes a diagram may hold: `BASE + PER_LITERAL · (number of literals) · (bodies using it)`.
 pub const DIAGRAM_BUDGET_BASE: usize = 4096;
 pub const DIAGRAM_BUDGET_PER_LITERAL: usize = 64;
+/// With native sums ([`Aggregates::native`]): nodes one list of weighted literals may hold in
+/// all its diagrams, `BASE + PER_LITERAL · (number of literals)`, before its further bounds
+/// are left native.
+pub const NATIVE_BUDGET_BASE: usize = 4096;
+pub const NATIVE_BUDGET_PER_LITERAL: usize = 16;
 
 impl Aggregates {
     /// Diagrams may hold `base + per_literal · (literals) · (bodies using it)` nodes; `0, 0`
@@ -275,10 +293,35 @@ impl Aggregates {
     pub fn with_budget(base: usize, per_literal: usize) -> Self {
         Aggregates {
             forests: HashMap::new(),
+            native: None,
+            native_budget: (0, 0),
             adder_bodies: 0,
             budget_base: base,
             budget_per_literal: per_literal,
         }
+    }
+
+    /// Sums whose diagrams fit a budget that does not grow with the number of bounds (see
+    /// [`NATIVE_BUDGET_PER_LITERAL`]) are translated as usual; every other sum body is kept
+    /// as a [`super::native::NativeSum`] for the host engine's propagator (only the chain
+    /// between its bounds and constant bodies become nogoods). No adders.
+    pub fn native() -> Self {
+        Self::native_with_budget(NATIVE_BUDGET_BASE, NATIVE_BUDGET_PER_LITERAL)
+    }
+
+    /// As [`Self::native`] with diagrams of at most `base + per_literal · (literals)` nodes per
+    /// list of weighted literals; `0, 0` leaves every sum that needs a node native.
+    pub fn native_with_budget(base: usize, per_literal: usize) -> Self {
+        Aggregates {
+            native: Some(Default::default()),
+            native_budget: (base, per_literal),
+            ..Self::default()
+        }
+    }
+
+    /// The native sums recorded (empty when translating), their chain nogoods added to `nb`.
+    pub fn finish(&mut self, nb: &mut NogoodDbBuilder) -> Vec<super::native::NativeSum> {
+        self.native.take().map_or_else(Vec::new, |n| n.finish(nb))
     }
 
     /// Encode `b ↔ Σ w·[l] ≥ lower` (weights > 0). Fresh variables come from `nb`; returns how
@@ -299,6 +342,22 @@ impl Aggregates {
             .forests
             .entry(lits.to_vec())
             .or_insert_with(|| Forest::new(lits));
+        if let Some(native) = &mut self.native {
+            // Small diagrams stay nogoods (their nodes give learning short reasons and
+            // lemmas over partial sums: sokoban's at-most-one sums solve far faster so); past
+            // a budget that does not grow with the bounds, the sum is left to the host
+            // engine's propagator instead of an adder (incsched: one sum, ~650 bounds).
+            let allowed = self.native_budget.0 + self.native_budget.1 * lits.len();
+            let budget = allowed.saturating_sub(forest.nodes);
+            let Some((root, fresh)) = forest.root(nb, b, lower as i128, budget) else {
+                native.add(nb, b, lower, lits);
+                return 0;
+            };
+            forest.bodies += 1;
+            forest.nodes += fresh as usize + 1;
+            link_root(nb, b, root);
+            return fresh;
+        }
         // The budget grows with the bodies sharing the diagram: k bounds of one sum may use k
         // times the nodes (encode them by increasing bound, so each adds about one column).
         let allowed = self.budget_base + self.budget_per_literal * lits.len() * (forest.bodies + 1);
@@ -309,13 +368,7 @@ impl Aggregates {
         };
         forest.bodies += 1;
         forest.nodes += fresh as usize + 1;
-        // The root is `b` unless it is a constant, a literal, or the root of an earlier body
-        // with an equivalent bound.
-        if root != Node::Lit(Lit::t(b)) {
-            let bn = Node::Lit(Lit::t(b));
-            emit(nb, &[bn.holds(true), root.holds(false)]); // b → root
-            emit(nb, &[bn.holds(false), root.holds(true)]); // root → b
-        }
+        link_root(nb, b, root);
         fresh
     }
 

@@ -20,6 +20,17 @@ pub fn complete(g: &GroundProgram) -> Completion {
     complete_with(g, aggregate::Aggregates::default())
 }
 
+/// The completion nogoods of `g` for the host engine: sum bodies kept as native constraints
+/// (`Completion::native_sums`; the device engine needs [`complete`]).
+pub fn complete_native(g: &GroundProgram) -> Completion {
+    complete_with(g, aggregate::Aggregates::native())
+}
+
+/// As [`complete_native`] with every sum body that needs a diagram node left native.
+pub fn complete_all_native(g: &GroundProgram) -> Completion {
+    complete_with(g, aggregate::Aggregates::native_with_budget(0, 0))
+}
+
 /// The completion nogoods of `g`, sum bodies encoded by `sums` (its budget decides between
 /// decision diagram and adder).
 pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Completion {
@@ -103,6 +114,7 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         }
     }
 
+    let native_sums = sums.finish(&mut nb); // (agg) empty unless `Aggregates::native`
     let (body_rule_offsets, body_rules) = body_rules(g);
     Completion {
         db: nb.build(),
@@ -112,6 +124,7 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         first_aux,
         aux_body,
         sums_as_adders: sums.adder_bodies(),
+        native_sums,
     }
 }
 

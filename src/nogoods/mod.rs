@@ -8,9 +8,10 @@ pub mod adder;
 pub mod aggregate;
 pub mod completion;
 pub mod db;
+pub mod native;
 pub mod render;
 
-pub use completion::{complete, complete_with};
+pub use completion::{complete, complete_all_native, complete_native, complete_with};
 pub use db::{NogoodDb, NogoodDbBuilder, Origin};
 
 use crate::lit::Var;
@@ -34,6 +35,9 @@ pub struct Completion {
     pub aux_body: Vec<u32>,
     /// Sum bodies encoded by an adder because their decision diagram was too large.
     pub sums_as_adders: usize,
+    /// Sum bodies left to the host engine's propagator ([`complete_native`]); empty when every
+    /// sum is translated to nogoods (what the device engine needs).
+    pub native_sums: Vec<native::NativeSum>,
 }
 
 impl Completion {

@@ -135,7 +135,13 @@ fn work(
             ground.rules.len()
         ),
     );
-    let completion = crate::nogoods::complete(&ground);
+    // Native sums only when the host engine is certain to search (the device engine needs the
+    // translation, and `auto` may pick it).
+    let completion = match cpu_engine.map(|o| o.sums) {
+        Some(crate::config::Sums::Native) => crate::nogoods::complete_native(&ground),
+        Some(crate::config::Sums::AllNative) => crate::nogoods::complete_all_native(&ground),
+        _ => crate::nogoods::complete(&ground),
+    };
     let db = &completion.db;
     phase(
         "Complete",

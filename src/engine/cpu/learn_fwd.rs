@@ -79,6 +79,10 @@ impl Deps {
         if lvl == 0 {
             return;
         }
+        // (agg) A sum's implied literal: its set comes from the sum (`or_into_last`).
+        if reason == super::sums::LAZY {
+            return;
+        }
         if reason == NO_REASON {
             let b = (lvl - 1) as usize;
             self.words[base + b / 64] |= 1 << (b % 64);
@@ -105,6 +109,19 @@ impl Deps {
         self.start.truncate(len);
         if self.broken_at.is_some_and(|b| b >= len) {
             self.broken_at = None;
+        }
+    }
+
+    /// (agg) OR `set` into the set of the literal assigned last (the sum propagator gives the
+    /// set of a literal with a lazy reason this way: the union over that reason).
+    pub fn or_into_last(&mut self, set: &[u64]) {
+        if !self.usable() {
+            return;
+        }
+        let base = *self.start.last().expect("a literal was assigned") as usize;
+        let n = self.words.len() - base;
+        for (w, &s) in self.words[base..].iter_mut().zip(&set[..set.len().min(n)]) {
+            *w |= s;
         }
     }
 

@@ -58,7 +58,7 @@ impl CpuEngine {
                 self.learnt[0] = p;
                 break;
             }
-            reason = self.a.reason[p.var() as usize];
+            reason = self.reason_of(p.var()); // (agg) builds a sum's lazy reason
             debug_assert_ne!(reason, NO_REASON, "only the UIP may be a decision");
             resolved = Some(p);
         }
@@ -117,7 +117,7 @@ impl CpuEngine {
         self.min_stack.push(p);
         let top = self.min_clear.len();
         while let Some(q) = self.min_stack.pop() {
-            let r = self.a.reason[q.var() as usize];
+            let r = self.reason_of(q.var()); // (agg) builds a sum's lazy reason
             let n = self.store.len(r);
             for k in 0..n {
                 let x = self.store.lits(r)[k];

@@ -33,7 +33,8 @@ impl CpuEngine {
     /// fixpoint is reached or `self.unsat` is set.
     pub(super) fn propagate_all(&mut self) -> Option<NgRef> {
         loop {
-            if let Some(c) = self.propagate() {
+            // Unit propagation and the native sums (`sums.rs`) to their joint fixpoint first.
+            if let Some(c) = self.propagate_with_sums() {
                 return Some(c);
             }
             if !self.src.active() {

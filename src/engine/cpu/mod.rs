@@ -43,6 +43,8 @@ mod loops;
 mod reduce;
 mod source;
 mod store;
+// (agg) native sum constraints: the counter propagator.
+mod sums;
 pub(crate) mod unfounded;
 mod watch;
 
@@ -57,6 +59,7 @@ use self::learn_fwd::Deps;
 use self::reduce::Reduce;
 use self::source::Sources;
 use self::store::{Kind, NgRef, Store};
+use self::sums::Sums;
 use self::unfounded::Unfounded;
 
 use self::watch::Watch;
@@ -87,6 +90,8 @@ pub struct CpuEngine {
     ufs: Unfounded,
     /// Source pointers: unfounded-set propagation at partial assignments (`source`).
     src: Sources,
+    /// (agg) The native sum constraints of the completion (`sums`).
+    sums: Sums,
     restarts: Restarts,
     reduce: Reduce,
     /// Nogoods waiting to be integrated (loop nogoods beyond the first, the blocking nogood).
@@ -133,6 +138,7 @@ impl CpuEngine {
             deps: Deps::new(opts.learning == Learning::Fwd),
             ufs: Unfounded::new(g, num_vars),
             src: Sources::new(g, &rules, num_vars),
+            sums: Sums::new(&c.native_sums, num_vars, opts.learning == Learning::Fwd),
             rules,
             restarts: Restarts::default(),
             reduce: Reduce::default(),
@@ -186,7 +192,8 @@ impl CpuEngine {
             if self.unsat {
                 return Step::Exhausted;
             }
-            // Unit and unfounded-set propagation (`source`); the latter may find no model.
+            // Unit propagation with the native sums (`sums`), then unfounded-set propagation
+            // (`source`, `loops`); the latter may find no model.
             if let Some(confl) = self.conflict.take().or_else(|| self.propagate_all()) {
                 self.stats.conflicts += 1;
                 if self.a.level() == 0 || !self.resolve(confl) {
@@ -216,6 +223,7 @@ impl CpuEngine {
                 self.backtrack(0);
                 continue;
             }
+            self.sums_collect_if_due(); // (agg) a safe point: no NgRef held
             if let Some(lit) = self.decide() {
                 self.stats.decisions += 1;
                 self.a.lim.push(self.a.trail.len() as u32);
@@ -307,6 +315,7 @@ impl CpuEngine {
             return;
         }
         let start = self.a.lim[lvl as usize] as usize;
+        self.sums_backtrack(start); // (agg) before the trail is popped
         while self.a.trail.len() > start {
             let l = self.a.trail.pop().expect("trail longer than start");
             self.a.clear(l);

@@ -95,7 +95,8 @@ impl CpuEngine {
         for &l in &self.a.trail {
             let v = l.var() as usize;
             let r = self.a.reason[v];
-            if r != NO_REASON {
+            // (agg) a sum's lazy reason is no nogood yet: nothing to move.
+            if r != NO_REASON && r != super::sums::LAZY {
                 self.a.reason[v] = fwd.get(r).expect("a reason is never deleted");
             }
         }

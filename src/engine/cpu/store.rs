@@ -103,6 +103,24 @@ impl Store {
         self.arena[r as usize + 2] = a.to_bits();
     }
 
+    /// (agg) Drop learned nogood `r` if it is the last in the arena (its space is reused at
+    /// once, as for the sum propagator's reasons, made and dropped in stack order); false when
+    /// something follows it (the caller deletes it instead).
+    pub fn pop_last(&mut self, r: NgRef) -> bool {
+        if r as usize + HEADER + self.len(r) != self.arena.len() {
+            return false;
+        }
+        debug_assert_eq!(self.kind(r), Kind::Learned);
+        if self.is_deleted(r) {
+            self.wasted -= HEADER + self.len(r);
+        }
+        self.arena.truncate(r as usize);
+        if self.learned.last() == Some(&r) {
+            self.learned.pop();
+        }
+        true
+    }
+
     /// Every nogood in the arena, live or deleted, in order.
     pub fn refs(&self) -> impl Iterator<Item = NgRef> + '_ {
         let mut r = 0usize;

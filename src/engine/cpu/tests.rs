@@ -3,6 +3,8 @@
 
 mod brute;
 mod ufs;
+// (agg) the native sum propagator against brute force
+mod sums;
 
 use super::*;
 use crate::config::Heuristic;
@@ -15,6 +17,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
         heuristic,
         seed,
         sync_always: false,
+        sums: crate::config::Sums::Translate,
     }
 }
 

@@ -76,6 +76,11 @@ pub struct GpuEngine {
 
 impl GpuEngine {
     pub fn new(g: &GroundProgram, c: &Completion, opts: Options) -> Result<GpuEngine, EngineError> {
+        // The kernels know only nogoods: sums must come translated (`nogoods::complete`).
+        assert!(
+            c.native_sums.is_empty(),
+            "native sums reached the device engine"
+        );
         let t_open = Instant::now();
         let dev = device::Device::open()?;
         // The driver's free memory before the engine allocates anything: the baseline of
