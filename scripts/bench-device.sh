@@ -12,8 +12,9 @@ KIT="${1:?kit folder}"; OUTDIR="${2:?output folder}"; shift 2
 TIME_LIMIT="${TIME_LIMIT:-15}"; CPU_JOBS="${CPU_JOBS:-8}"; GPU_JOBS="${GPU_JOBS:-4}"
 CPU_CONFIGS="${CPU_CONFIGS:-clingo,cpu:res,cpu:fwd}"; GPU_CONFIGS="${GPU_CONFIGS:-gpu:res,gpu:fwd}"
 mkdir -p "$OUTDIR"
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/site "$KIT"/whl/*.whl || exit 3
+# Under a lock: two runs at once (scripts/gpu-final.sh) must not install into /tmp/site together.
+flock /tmp/site.lock python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+    --upgrade --target /tmp/site "$KIT"/whl/*.whl || exit 3
 export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"

@@ -40,6 +40,8 @@ fi
 
 # 2. Scripts.
 cp "$ROOT"/scripts/{bench-run.py,bench_common.py,bench-corpus.py,check-corpus.sh,report.py} "$DEV/scripts/"
+# The host engine's acceptance list, for scripts/gpu-final.sh (kept in step with benchmarks/).
+cp "$ROOT/benchmarks/list-host.tsv" "$DEV/list-host.tsv"
 
 # 3. clingo for CPython 3.12 (the device's python3), with its dependencies.
 if ! ls "$DEV"/whl/clingo-*.whl >/dev/null 2>&1; then
