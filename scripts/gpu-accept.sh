@@ -65,16 +65,7 @@ instances)
         bash scripts/bench-device.sh "$KIT" "$O/instances" \
         --classes "${CLASSES:-visitall,sokoban,graphcol,labyrinth,ppm,knighttour,hamiltonian,hanoi,ricochet,incsched,qsr,mazegen,randomnontight}" \
         -q || fail=1
-    python3 - "$O/instances/rows.jsonl" <<'PY'
-import collections, json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-by = collections.defaultdict(collections.Counter)
-for r in rows:
-    by[r["config"]][r["verdict"] if r["verdict"] != "ok" else "solved"] += 1
-for c in sorted(by):
-    print("%-18s %s" % (c, dict(by[c])))
-print("rows %d, WRONG %d" % (len(rows), sum(r["verdict"] == "WRONG" for r in rows)))
-PY
+    python3 scripts/rows-summary.py "$O/instances/rows.jsonl"
     ;;
 table1)
     TL="${TIME_LIMIT:-6}"

@@ -19,15 +19,7 @@ OUT=$O PART="corpus table1 sanitizer" TIME_LIMIT="${TABLE_LIMIT:-5}" SAN_PROGRAM
     bash scripts/gpu-accept.sh "$KIT"
 status=$?
 wait $host || status=1
-python3 - "$O/host44/rows.jsonl" <<'PY'
-import collections, json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-by = collections.defaultdict(collections.Counter)
-for r in rows:
-    by[r["config"]][r["verdict"] if r["verdict"] != "ok" else "solved"] += 1
-for c in sorted(by):
-    print("host44 %-10s %s" % (c, dict(by[c])))
-PY
+python3 scripts/rows-summary.py "$O/host44/rows.jsonl" host44
 rm -f "$O"/accept-*.tar.gz
 tar czf "${OUT:-/tmp/out}/final.tar.gz" -C "$O" .
 exit $status
