@@ -130,8 +130,11 @@ fn run_one(a: &Args, path: &str) -> Verdict {
                 if let Err(v) = checker.check(&m.atoms) {
                     return Verdict::Mismatch(format!("model is not an answer set: {v}"));
                 }
-                let mut s: Vec<String> =
-                    shown.shown(&m.atoms).iter().map(|x| x.to_string()).collect();
+                let mut s: Vec<String> = shown
+                    .shown(&m.atoms)
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect();
                 s.sort();
                 sets.push(s);
             }
