@@ -102,8 +102,8 @@ sanitizer)
             xz -dc "$KIT/ground/$g.xz" > "$f" 2>/dev/null || cp "$KIT/ground/$g" "$f"
             for l in res fwd; do
                 for tool in memcheck racecheck; do
-                    san_one $tool $l "$(basename "$i")" "$BIN" --engine gpu --learning $l \
-                        --time-limit "${SAN_LIMIT:-4}" -q "$f" > "/tmp/san/r-$(basename "$i")-$l-$tool" &
+                    san_one $tool $l "$(echo "$i" | sed "s|/instances/|-|")" "$BIN" --engine gpu --learning $l \
+                        --time-limit "${SAN_LIMIT:-4}" -q "$f" > "/tmp/san/r-$(echo "$i" | tr / -)-$l-$tool" &
                     pids+=($!)
                 done
             done
