@@ -71,19 +71,15 @@ impl Launcher {
             unsafe { b.launch(cfg) }.map_err(|e| engine_error(&format!("launching {name}"), e))?;
         }
         self.launches += 1;
-        if let Some(prof) = &mut self.profile {
+        if self.sync_always || self.profile.is_some() {
             let t1 = std::time::Instant::now();
             self.dev
                 .stream
                 .synchronize()
                 .map_err(|e| engine_error(&format!("kernel {name} failed"), e))?;
-            prof.add(name, t1 - t0, t1.elapsed());
-        }
-        if self.sync_always {
-            self.dev
-                .stream
-                .synchronize()
-                .map_err(|e| engine_error(&format!("kernel {name} failed"), e))?;
+            if let Some(prof) = &mut self.profile {
+                prof.add(name, t1 - t0, t1.elapsed());
+            }
         }
         Ok(())
     }
@@ -97,8 +93,32 @@ impl Launcher {
     /// its items, so any grid size is correct, and a small grid makes each grid barrier (two per
     /// propagation round) cheaper: a program of a few hundred variables runs in one block.
     fn coop_grid(&self, p: &DevParams) -> u32 {
-        let work = p.num_vars.max(p.n_rules).max(1);
-        work.div_ceil(BLOCK).clamp(1, self.dev.sm_count)
+        grid_for(p.num_vars.max(p.n_rules), self.dev.sm_count)
+    }
+
+    /// Launch `name` cooperatively on [`Self::coop_grid`] blocks; false (nothing launched, and
+    /// `coop` cleared for good) when the driver refuses cooperative launch.
+    fn launch_coop(
+        &mut self,
+        name: &'static str,
+        p: &DevParams,
+        extra: &[u32],
+    ) -> Result<bool, EngineError> {
+        if !self.coop {
+            return Ok(false);
+        }
+        let grid = self.coop_grid(p);
+        match self.launch_as(name, grid, BLOCK, p, extra, true) {
+            Ok(()) => Ok(true),
+            Err(EngineError::Device(m))
+                if m.contains("COOPERATIVE") || m.contains("NOT_SUPPORTED") =>
+            {
+                // Refused before running (too many blocks to co-reside, or unsupported).
+                self.coop = false;
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// InitialPropagation: the input unit nogoods.
@@ -160,17 +180,8 @@ impl Launcher {
     /// only synchronise that block). Leaves the loop nogood's length in `st[LOOP_LEN]`.
     pub fn ufs_check(&mut self, b: &Buffers) -> Result<(), EngineError> {
         let p = b.params();
-        if self.coop {
-            let grid = self.coop_grid(&p);
-            match self.launch_as("ufs_check_k", grid, BLOCK, &p, &[], true) {
-                Ok(()) => return Ok(()),
-                Err(EngineError::Device(m))
-                    if m.contains("COOPERATIVE") || m.contains("NOT_SUPPORTED") =>
-                {
-                    self.coop = false;
-                }
-                Err(e) => return Err(e),
-            }
+        if self.launch_coop("ufs_check_k", &p, &[])? {
+            return Ok(());
         }
         self.launch("ufs_check_k", 1, BLOCK, &p, &[])
     }
@@ -184,28 +195,7 @@ impl Launcher {
         decide: bool,
         max_rounds: u32,
     ) -> Result<bool, EngineError> {
-        if !self.coop {
-            return Ok(false);
-        }
         let p = b.params();
-        let grid = self.coop_grid(&p);
-        match self.launch_as(
-            "step_k",
-            grid,
-            BLOCK,
-            &p,
-            &[decide as u32, max_rounds],
-            true,
-        ) {
-            Ok(()) => Ok(true),
-            Err(EngineError::Device(m))
-                if m.contains("COOPERATIVE") || m.contains("NOT_SUPPORTED") =>
-            {
-                // Refused before running (too many blocks to co-reside, or unsupported).
-                self.coop = false;
-                Ok(false)
-            }
-            Err(e) => Err(e),
-        }
+        self.launch_coop("step_k", &p, &[decide as u32, max_rounds])
     }
 }
