@@ -145,6 +145,26 @@ impl Rules {
         self.candidate[v as usize]
     }
 
+    /// Each distinct body of the rules whose head holds an atom of `atoms`, once, with the
+    /// first such atom: what both unfounded-set modules scan for external bodies. `seen` (one
+    /// flag per body, all false) is left all false.
+    pub fn distinct_bodies(&self, atoms: &[u32], seen: &mut [bool]) -> Vec<(u32, usize)> {
+        let mut out = Vec::new();
+        for &q in atoms {
+            for &r in self.atom_rules.get(q as usize) {
+                let b = self.rule_body[r as usize] as usize;
+                if !seen[b] {
+                    seen[b] = true;
+                    out.push((q, b));
+                }
+            }
+        }
+        for &(_, b) in &out {
+            seen[b] = false;
+        }
+        out
+    }
+
     /// The decision candidate `v` offers now, if it is applicable.
     fn applicable(&self, a: &Assignment, v: Var) -> Option<Lit> {
         if !a.is_unassigned(v) {

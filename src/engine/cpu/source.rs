@@ -421,35 +421,22 @@ impl Sources {
     /// with every member false), sorted.
     fn externals(&mut self, rules: &Rules, a: &Assignment) -> Vec<Lit> {
         let mut ext = Vec::new();
-        let mut touched = Vec::new();
-        for &q in &self.set {
-            let s = self.scc[q as usize];
-            for &r in rules.atom_rules.get(q as usize) {
-                let bi = rules.rule_body[r as usize] as usize;
-                if self.body_seen[bi] {
-                    continue;
+        for (q, bi) in rules.distinct_bodies(&self.set, &mut self.body_seen) {
+            if self.body_scc[bi] == self.scc[q as usize] {
+                let inside: i64 = self
+                    .internal
+                    .range(bi)
+                    .map(|k| self.internal.items[k])
+                    .filter(|&(x, _)| self.in_set[x as usize])
+                    .map(|(_, w)| w)
+                    .sum();
+                if inside > self.slack[bi] {
+                    continue; // internal: cannot hold with the set false
                 }
-                self.body_seen[bi] = true;
-                touched.push(bi);
-                if self.body_scc[bi] == s {
-                    let inside: i64 = self
-                        .internal
-                        .range(bi)
-                        .map(|k| self.internal.items[k])
-                        .filter(|&(x, _)| self.in_set[x as usize])
-                        .map(|(_, w)| w)
-                        .sum();
-                    if inside > self.slack[bi] {
-                        continue; // internal: cannot hold with the set false
-                    }
-                }
-                let bv: Var = rules.body_var[bi];
-                debug_assert!(a.is_false(Lit::t(bv)), "an external body of U is false");
-                ext.push(Lit::f(bv));
             }
-        }
-        for b in touched {
-            self.body_seen[b] = false;
+            let bv: Var = rules.body_var[bi];
+            debug_assert!(a.is_false(Lit::t(bv)), "an external body of U is false");
+            ext.push(Lit::f(bv));
         }
         ext.sort_unstable();
         ext.dedup();

@@ -259,57 +259,45 @@ fn closure<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, seed: u32) -> Vec
 /// that all hold now.
 fn externals<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, part: &[u32]) -> Vec<Lit> {
     let mut ext: Vec<Lit> = Vec::new();
-    let mut touched = Vec::new();
-    for &p in part {
-        for &r in rules.atom_rules.get(p as usize) {
-            let b = rules.rule_body[r as usize] as usize;
-            if u.body_seen[b] {
-                continue;
-            }
-            u.body_seen[b] = true;
-            touched.push(b);
-            let bv = rules.body_var[b];
-            match &u.bodies[b] {
-                BodyDef::Conj { pos, .. } => {
-                    if pos.iter().any(|&q| u.in_part[q as usize]) {
-                        continue; // internal
-                    }
-                    // True, it would have all its positive atoms in the closure or founded.
-                    debug_assert!(a.holds(Lit::f(bv)), "a true external body founds its head");
-                    ext.push(Lit::f(bv));
+    for (_, b) in rules.distinct_bodies(part, &mut u.body_seen) {
+        let bv = rules.body_var[b];
+        match &u.bodies[b] {
+            BodyDef::Conj { pos, .. } => {
+                if pos.iter().any(|&q| u.in_part[q as usize]) {
+                    continue; // internal
                 }
-                BodyDef::Sum { lower, lits } => {
-                    let outside: i64 = lits
-                        .iter()
-                        .filter(|&&(l, _)| !(l > 0 && u.in_part[l as usize]))
-                        .map(|&(_, w)| w)
-                        .sum();
-                    if outside < *lower {
-                        continue; // internal
-                    }
-                    if a.holds(Lit::f(bv)) {
-                        ext.push(Lit::f(bv));
+                // True, it would have all its positive atoms in the closure or founded.
+                debug_assert!(a.holds(Lit::f(bv)), "a true external body founds its head");
+                ext.push(Lit::f(bv));
+            }
+            BodyDef::Sum { lower, lits } => {
+                let outside: i64 = lits
+                    .iter()
+                    .filter(|&&(l, _)| !(l > 0 && u.in_part[l as usize]))
+                    .map(|&(_, w)| w)
+                    .sum();
+                if outside < *lower {
+                    continue; // internal
+                }
+                if a.holds(Lit::f(bv)) {
+                    ext.push(Lit::f(bv));
+                    continue;
+                }
+                // True: its true positive atoms outside the part are founded (the closure
+                // took those of U), and founded ones alone stay below the bound.
+                for &(l, _) in lits {
+                    let q = l.unsigned_abs();
+                    if l > 0 && u.in_part[q as usize] {
                         continue;
                     }
-                    // True: its true positive atoms outside the part are founded (the closure
-                    // took those of U), and founded ones alone stay below the bound.
-                    for &(l, _) in lits {
-                        let q = l.unsigned_abs();
-                        if l > 0 && u.in_part[q as usize] {
-                            continue;
-                        }
-                        // The program literal l is false: `F q` for l = q, `T q` for l = not q.
-                        let lit_false = if l > 0 { Lit::f(q) } else { Lit::t(q) };
-                        if a.holds(lit_false) {
-                            ext.push(lit_false);
-                        }
+                    // The program literal l is false: `F q` for l = q, `T q` for l = not q.
+                    let lit_false = if l > 0 { Lit::f(q) } else { Lit::t(q) };
+                    if a.holds(lit_false) {
+                        ext.push(lit_false);
                     }
                 }
             }
         }
-    }
-    for b in touched {
-        u.body_seen[b] = false;
     }
     ext.sort_unstable();
     ext.dedup();
