@@ -14,6 +14,9 @@
 // fwd (Algorithm 4): the OR of the dependency bitmaps of the violated nogood names the decisions
 // it depends on; the learned nogood is those decision literals. A level >= YS_DEPS_LEVELS is not
 // tracked in the bitmaps: then this conflict falls back to res (counted in CTR_FWD_FALLBACK).
+// Storage, by size like the input: a nogood of length 2 or 3 goes to the short partition
+// (fixed stride, occurrence lists, never deleted) while it has room, every other one to the
+// long CSR store with two watched literals (deleted by src/engine/gpu/reduce.rs).
 
 #include "yasmin.cuh"
 
@@ -219,34 +222,60 @@ extern "C" __global__ void learn_analyse_k(Dev d, u32 src, u32 inject_len) {
         if (x != s.x && level_of(ld_a(d, lit_var(x))) == second) atomicExch(&w2, x);
     }
     __syncthreads();
+    // Where the nogood goes: the short partition (length 2 or 3, while it has room), else the
+    // long CSR store with two watches.
+    u32 sid = YS_NONE;
+    if (s.len == 2 && st[YS_ST_LB_COUNT] < d.lb_cap) sid = YS_ID_LBIN | st[YS_ST_LB_COUNT];
+    if (s.len == 3 && st[YS_ST_LT_COUNT] < d.lt_cap) sid = YS_ID_LTER | st[YS_ST_LT_COUNT];
     u32 id = st[YS_ST_L_COUNT], off = st[YS_ST_L_USED];
-    if (off + s.len > d.l_cap_lits || id + 1 > d.l_cap_ng) {
+    if (sid == YS_NONE && (off + s.len > d.l_cap_lits || id + 1 > d.l_cap_ng)) {
         if (tid == 0) st[YS_ST_ERROR] = YS_ERR_LEARN_CAPACITY;
         return;
+    }
+    u32* dst = d.l_lits + off;
+    if (sid != YS_NONE) {
+        u32 j = sid & YS_ID_MASK;
+        dst = s.len == 2 ? d.lb_lits + 2 * j : d.lt_lits + 3 * j;
     }
     float inc = __uint_as_float(st[YS_ST_ACT_INC]);
     for (u32 k = tid; k < s.len; k += blockDim.x) {
         u32 x = d.delta[k];
-        d.l_lits[off + k] = x;
+        dst[k] = x;
         atomicAdd(&d.act[lit_var(x)], inc);
     }
     __syncthreads();
     if (tid == 0) {
-        d.l_off[id + 1] = off + s.len;
-        // Watches (nogoods of one literal need none: it is asserted at level 1 for good).
-        // No round runs during this kernel, so plain pushes are safe.
-        if (s.len >= 2) {
-            d.lwatch[id] = ((u64)w2 << 32) | (u64)s.x;
-            d.lnext[2 * id] = d.lhead[s.x];
-            d.lhead[s.x] = 2 * id;
-            d.lnext[2 * id + 1] = d.lhead[w2];
-            d.lhead[w2] = 2 * id + 1;
+        // No round runs during this kernel, so plain pushes onto the lists are safe.
+        u32 ng;
+        if (sid != YS_NONE) {
+            // Short partition: one occurrence node per literal.
+            u32 j = sid & YS_ID_MASK;
+            u32 *head = s.len == 2 ? d.lb_head : d.lt_head, *nxt = s.len == 2 ? d.lb_next : d.lt_next;
+            for (u32 k = 0; k < s.len; ++k) {
+                u32 node = s.len * j + k;
+                nxt[node] = head[dst[k]];
+                head[dst[k]] = node;
+            }
+            st[s.len == 2 ? YS_ST_LB_COUNT : YS_ST_LT_COUNT] = j + 1;
+            d.ctr[YS_CTR_LEARNED_SHORT] += 1;
+            ng = sid;
+        } else {
+            d.l_off[id + 1] = off + s.len;
+            // Watches (nogoods of one literal need none: it is asserted at level 1 for good).
+            if (s.len >= 2) {
+                d.lwatch[id] = ((u64)w2 << 32) | (u64)s.x;
+                d.lnext[2 * id] = d.lhead[s.x];
+                d.lhead[s.x] = 2 * id;
+                d.lnext[2 * id + 1] = d.lhead[w2];
+                d.lhead[w2] = 2 * id + 1;
+            }
+            st[YS_ST_L_COUNT] = id + 1;
+            st[YS_ST_L_USED] = off + s.len;
+            ng = d.n_input + id;
         }
-        st[YS_ST_L_COUNT] = id + 1;
-        st[YS_ST_L_USED] = off + s.len;
         st[YS_ST_BJ_LEVEL] = second > 1 ? (u32)second : 1u;
         st[YS_ST_ASSERT_LIT] = s.x;
-        st[YS_ST_ASSERT_NG] = d.n_input + id;
+        st[YS_ST_ASSERT_NG] = ng;
         d.ctr[YS_CTR_LEARNED] += 1;
         d.ctr[YS_CTR_LEARNED_LITS] += s.len;
         st[YS_ST_ACT_INC] = __float_as_uint(inc * (1.0f / 0.95f));

@@ -2,10 +2,14 @@
 //
 // A round processes the frontier F_r: literals made true before the round started. For each
 // literal l of F_r:
-//  * input nogoods of length 2 and 3 containing l (socc) are re-read in full: the literal of a
-//    nogood assigned last is in some frontier, and the round that processes it sees all the
-//    others, so no short nogood is missed (no shared state, no lost update);
-//  * longer input nogoods and all learned ones are reached through two watched literals: the
+//  * input nogoods of length 2 and 3 containing l (socc), and learned ones of length 2 and 3
+//    (the short partition: lists lb_head/lt_head, one node per nogood and position), are
+//    re-read in full: the literal of a nogood assigned last is in some frontier, and the round
+//    that processes it sees all the others, so no short nogood is missed (no shared state, no
+//    lost update). A learned nogood is asserting when it is stored (learn.cu): every literal
+//    but one holds and the backjump asserts the last, so no round is owed for the literals
+//    that held before it existed;
+//  * longer input nogoods and long learned ones are reached through two watched literals: the
 //    list of l (ihead/lhead, singly linked through inext/lnext, one node per nogood and slot)
 //    holds exactly the slots that watch l.
 //
@@ -174,6 +178,19 @@ __device__ void watch_walk(const Dev& d, bool learned, u32 l, u32 cdl, u32 next)
     }
 }
 
+// Check the short learned nogoods (binary, then ternary) containing l in full. The lists only
+// grow in learn_analyse_k, never during a round, so this walk reads them without atomics.
+__device__ void short_learned_walk(const Dev& d, u32 l, u32 cdl, u32 next) {
+    for (u32 node = d.lb_head[l]; node != YS_NONE; node = d.lb_next[node]) {
+        u32 j = node >> 1;
+        check_nogood(d, d.lb_lits + 2 * j, 2, YS_ID_LBIN | j, cdl, next);
+    }
+    for (u32 node = d.lt_head[l]; node != YS_NONE; node = d.lt_next[node]) {
+        u32 j = node / 3;
+        check_nogood(d, d.lt_lits + 3 * j, 3, YS_ID_LTER | j, cdl, next);
+    }
+}
+
 // InitialPropagation: one thread per input unit nogood {l}: F l at level 1.
 extern "C" __global__ void prop_units_k(Dev d) {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -199,9 +216,10 @@ extern "C" __global__ void prop_units_k(Dev d) {
 }
 
 // The work of one round over frontier `cur`: blocks stride over the frontier for the short
-// nogoods (threads stride over the occurrences of one literal, so a literal in more nogoods
-// than a block has threads is fully covered); threads stride over the frontier for the watch
-// lists (a list is walked by one thread).
+// input nogoods (threads stride over the occurrences of one literal, so a literal in more
+// nogoods than a block has threads is fully covered); threads stride over the frontier three
+// times, for the input watch lists, the long learned ones and the short learned ones (a list is
+// walked by one thread).
 __device__ void round_body(const Dev& d, u32 cur, u32 cdl) {
     u32 next = cur ^ 1u;
     u32 n = d.st[YS_ST_FRONT_LEN0 + cur];
@@ -216,7 +234,11 @@ __device__ void round_body(const Dev& d, u32 cur, u32 cdl) {
         }
     }
     u32 t = blockIdx.x * blockDim.x + threadIdx.x, nt = gridDim.x * blockDim.x;
-    for (u32 i = t; i < 2 * n; i += nt) watch_walk(d, i >= n, f[i >= n ? i - n : i], cdl, next);
+    for (u32 i = t; i < 3 * n; i += nt) {
+        u32 part = i / n, l = f[i - part * n];
+        if (part == 2) short_learned_walk(d, l, cdl, next);
+        else watch_walk(d, part == 1, l, cdl, next);
+    }
 }
 
 // After a round: swap the frontiers and set FIXPOINT (one thread, all writes of the round

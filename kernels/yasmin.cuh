@@ -26,6 +26,12 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 
 // ---- special ids ----
 #define YS_NONE 4294967295u   // no nogood / no reason (decisions) / no conflict
+// Nogood ids: input nogoods are 0..n_input, long learned ones n_input + j (the CSR store), and
+// the short learned partition is tagged in the two top bits: binary j = YS_ID_LBIN | j, ternary
+// j = YS_ID_LTER | j (j <= YS_ID_MASK; n_input + long capacity stays below YS_ID_LBIN).
+#define YS_ID_LBIN 2147483648u  // 0x80000000
+#define YS_ID_LTER 3221225472u  // 0xC0000000
+#define YS_ID_MASK 1073741823u  // 0x3FFFFFFF
 
 // ---- state words (u32 array `st`, read back by the host as one small block) ----
 #define YS_ST_CDL 0            // current decision level (1 = top)
@@ -56,6 +62,8 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ST_GO 26            // step_k: 1 while the next round is to run (written between barriers)
 #define YS_ST_BAR_COUNT 27     // grid barrier of step_k: blocks arrived
 #define YS_ST_BAR_GEN 28       // grid barrier of step_k: generation
+#define YS_ST_LB_COUNT 29      // learned binary nogoods stored (short partition)
+#define YS_ST_LT_COUNT 30      // learned ternary nogoods stored (short partition)
 #define YS_ST_UFS_SEED 32      // ufs_check_k: the unfounded atom the loop nogood is built for
 #define YS_ST_UFS_EPOCH 33     // ufs_check_k: marks of the nogood's variables (ufs_mark)
 #define YS_ST_UFS_FLAG0 34     // ufs_check_k: "changed" flags of rounds r = 0, 1, 2 (mod 3)
@@ -83,7 +91,8 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_CTR_FWD_FALLBACK 6  // fwd learning fell back to res (a level past the bitmap width)
 #define YS_CTR_RES_STEPS 7
 #define YS_CTR_MINIMISED 8  // literals dropped from res nogoods by local minimisation
-#define YS_CTR_WORDS 9
+#define YS_CTR_LEARNED_SHORT 9  // learned nogoods stored in the short partition (length 2, 3)
+#define YS_CTR_WORDS 10
 
 // ---- dependency bitmaps (fwd learning): bit l = depends on the decision of level l ----
 #define YS_DEPS_WORDS 2
@@ -106,7 +115,7 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_BLOCK 256           // threads per block of every multi-block kernel
 #define YS_LEARN_THREADS 256
 
-#define YS_DEV_BYTES 424
+#define YS_DEV_BYTES 480
 
 // Every kernel takes this by value: device pointers, then sizes and options.
 struct Dev {
@@ -124,8 +133,8 @@ struct Dev {
     u32* front0;          // frontier buffers (literals that became true)
     u32* front1;
     u32* dec_lit;         // decision literal of each level
-    u32* l_lits;          // learned nogoods, CSR, append-only
-    u32* l_off;
+    u32* l_lits;          // learned nogoods of length 1 or > 3 (and short ones when their
+    u32* l_off;           // partition is full): CSR, append-only between compactions
     u32* delta;           // analysis scratch (num_vars)
     u32* mark;            // analysis marks per variable (learn epoch)
     u32* inject;          // loop nogood for YS_SRC_INJECT (written by ufs_check_k)
@@ -143,9 +152,19 @@ struct Dev {
     u64* iwatch;          // per input nogood of length > 3: watched literals (slot 0 low word)
     u32* inext;           // per watch node 2*id+slot of input nogoods: next node in its list
     u32* ihead;           // per literal: first node watching it (input nogoods)
-    u64* lwatch;          // as iwatch/inext/ihead, for learned nogood j (every length >= 2)
+    u64* lwatch;          // as iwatch/inext/ihead, for long learned nogood j (length >= 2)
     u32* lnext;
     u32* lhead;
+    // Short learned partition (length 2 and 3), never deleted, checked in full like the input's
+    // short nogoods: literals at fixed stride, and per literal a list of occurrence nodes
+    // (node = 2j+k of binary j / 3j+k of ternary j, k the position), pushed only by the learn
+    // kernel, read-only during rounds.
+    u32* lb_lits;
+    u32* lb_next;
+    u32* lb_head;
+    u32* lt_lits;
+    u32* lt_next;
+    u32* lt_head;
     // Unfounded-set check (unfounded.cu; non-tight programs only, else one zeroed element each).
     // A *support* is a pair (head atom h of a cyclic component, rule r with h in its head).
     u32* ufs_founded;     // per atom (cyclic ones only): 1 = founded (or false)
@@ -171,6 +190,8 @@ struct Dev {
     u32 seed;
     u32 n_cyc;            // length of cyc_atoms
     u32 n_sup;            // supports
+    u32 lb_cap;           // capacity of the short partition: binaries
+    u32 lt_cap;           // and ternaries
 };
 static_assert(sizeof(Dev) == YS_DEV_BYTES, "struct Dev differs from Rust DevParams");
 
@@ -189,9 +210,14 @@ __device__ __forceinline__ i32 value_for(u32 l, u32 lvl) {
     return lit_is_t(l) ? (i32)lvl : -(i32)lvl;
 }
 
-// Nogood `id` (input ids first, then learned ones) as a span.
+// Nogood `id` (input, long learned, or short learned: see YS_ID_LBIN) as a span.
 __device__ __forceinline__ void ng_span(const Dev& d, u32 id, const u32** p, u32* n) {
-    if (id < d.n_input) {
+    if (id >= YS_ID_LBIN) {
+        u32 j = id & YS_ID_MASK;
+        bool bin = id < YS_ID_LTER;
+        *n = bin ? 2u : 3u;
+        *p = bin ? d.lb_lits + 2 * j : d.lt_lits + 3 * j;
+    } else if (id < d.n_input) {
         u32 b = d.ng_off[id];
         *p = d.ng_lits + b;
         *n = d.ng_off[id + 1] - b;

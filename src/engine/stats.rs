@@ -11,6 +11,9 @@ pub struct Stats {
     pub learned: u64,
     /// Sum of lengths of learned nogoods (average = learned_lits / learned).
     pub learned_lits: u64,
+    /// Device engine: learned nogoods of length 2 or 3 stored in the short partition (checked
+    /// in full, never deleted); the others are watched in the long store.
+    pub learned_short: u64,
     pub loop_nogoods: u64,
     /// Unfounded sets found by propagation at partial assignments (host engine).
     pub unfounded_sets: u64,

@@ -50,6 +50,10 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
         s.deleted
     )?;
     writeln!(o, "{c}{:<w$}: {}", "  Loop", s.loop_nogoods)?;
+    if s.learned_short > 0 {
+        // Device engine: lemmas of length 2 or 3 kept in the short partition.
+        writeln!(o, "{c}{:<w$}: {}", "  Short", s.learned_short)?;
+    }
     if s.unfounded_sets > 0 {
         // Host engine: unfounded sets found at partial assignments (source pointers).
         writeln!(o, "{c}{:<w$}: {}", "  Unfounded sets", s.unfounded_sets)?;

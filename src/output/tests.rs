@@ -33,6 +33,7 @@ fn stats() -> Stats {
         propagations: 25000,
         learned: 380,
         learned_lits: 3040,
+        learned_short: 0,
         loop_nogoods: 7,
         unfounded_sets: 0,
         restarts: 3,

@@ -2,8 +2,13 @@
 //! decisions, the data of the unfounded-set check (`ufs.rs`; non-tight programs), the search
 //! state, and the growable learned-nogood store.
 //!
+//! The learned store is partitioned by size like the input: a short partition (binary and
+//! ternary nogoods at fixed stride, with per-literal occurrence lists; fixed capacity, never
+//! deleted) and the long CSR store with watches, which also takes short nogoods once the short
+//! partition is full.
+//!
 //! Invariant: [`Buffers::params`] always describes the buffers currently allocated (it is
-//! rebuilt after the learned store grows), and the learned store keeps room for one more
+//! rebuilt after the learned store grows), and the long learned store keeps room for one more
 //! nogood of `num_vars` literals before every analysis ([`Buffers::reserve_learned`]).
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr, ValidAsZeroBits};
@@ -174,6 +179,8 @@ pub struct Buffers {
     pub inject: CudaSlice<u32>,
     pub l_lits: CudaSlice<u32>,
     pub l_off: CudaSlice<u32>,
+    /// The short learned partition: lb_lits, lb_next, lb_head, lt_lits, lt_next, lt_head.
+    _short: Vec<CudaSlice<u32>>,
     // Held for their device memory; only their pointers are used (through `params`).
     _fixed: Vec<CudaSlice<u32>>,
     _deps: CudaSlice<u64>,
@@ -246,6 +253,24 @@ impl Buffers {
         let lnext = zeros::<u32>(s, 2 * l_cap_ng)?;
         let lhead = upload(s, &vec![layout::NONE; 2 * nv], &mut bytes)?;
         let reason = zeros::<u32>(s, nv)?;
+        if db.len() as u64 + l_cap_ng as u64 >= layout::ID_LBIN as u64 {
+            return Err(EngineError::OutOfMemory(
+                "too many nogoods for 31-bit nogood ids".into(),
+            ));
+        }
+        // Short learned partition: about one binary and one ternary per variable, at most 2^20
+        // each (16 and 24 bytes apiece with their list nodes); learning spills into the long
+        // store beyond that.
+        let short_cap = nv.clamp(1 << 12, 1 << 20);
+        let none_heads = vec![layout::NONE; 2 * nv];
+        let short: Vec<CudaSlice<u32>> = vec![
+            zeros(s, 2 * short_cap)?,            // lb_lits
+            zeros(s, 2 * short_cap)?,            // lb_next
+            upload(s, &none_heads, &mut bytes)?, // lb_head
+            zeros(s, 3 * short_cap)?,            // lt_lits
+            zeros(s, 3 * short_cap)?,            // lt_next
+            upload(s, &none_heads, &mut bytes)?, // lt_head
+        ];
         let iw = input_watches(c);
         let iw_dev = (
             upload(s, &iw.socc_off, &mut bytes)?,
@@ -344,6 +369,12 @@ impl Buffers {
             lwatch: ptr(&lwatch, s),
             lnext: ptr(&lnext, s),
             lhead: ptr(&lhead, s),
+            lb_lits: ptr(&short[0], s),
+            lb_next: ptr(&short[1], s),
+            lb_head: ptr(&short[2], s),
+            lt_lits: ptr(&short[3], s),
+            lt_next: ptr(&short[4], s),
+            lt_head: ptr(&short[5], s),
             ufs_founded: uf(0),
             ufs_part: uf(1),
             ufs_mark: uf(2),
@@ -371,6 +402,8 @@ impl Buffers {
             seed: (opts.seed as u32) ^ ((opts.seed >> 32) as u32),
             n_cyc: u.cyc_atoms.len() as u32,
             n_sup: u.sup_head.len() as u32,
+            lb_cap: short_cap as u32,
+            lt_cap: short_cap as u32,
         };
         Ok(Buffers {
             stream,
@@ -385,6 +418,7 @@ impl Buffers {
             inject,
             l_lits,
             l_off,
+            _short: short,
             _fixed: fixed,
             _deps: deps,
             _floats: floats,
@@ -412,7 +446,11 @@ impl Buffers {
         let fixed = |r: std::ops::Range<usize>| self._fixed[r].iter().map(b).sum::<u64>();
         let iw = &self._iw;
         let nogoods = fixed(0..4) + b(&iw.0) + b(&iw.1) + b(&iw.2) + b(&iw.3) + b(&iw.4);
-        let learned = b(&self.l_lits) + b(&self.l_off) + b(&self.lwatch) + b(&self.lnext);
+        let learned = b(&self.l_lits)
+            + b(&self.l_off)
+            + b(&self.lwatch)
+            + b(&self.lnext)
+            + self._short.iter().map(b).sum::<u64>();
         // Rules and bodies, and the unfounded-set check's per-rule data (`ufs.rs`).
         let rules = fixed(12..self._fixed.len())
             + self._ufs.0.iter().map(b).sum::<u64>()
@@ -447,7 +485,7 @@ impl Buffers {
             || EngineError::OutOfMemory("the learned-nogood store outgrew 32-bit offsets".into());
         let new_lits = (p.l_cap_lits as u64 * 2).max(need_lits);
         let new_ng = (p.l_cap_ng as u64 * 2).max(need_ng);
-        if new_lits > u32::MAX as u64 / 2 || new_ng > u32::MAX as u64 / 2 {
+        if new_lits > u32::MAX as u64 / 2 || p.n_input as u64 + new_ng >= layout::ID_LBIN as u64 {
             return Err(too_big());
         }
         let s = &self.stream;

@@ -41,6 +41,11 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("ST_GO", st::GO as u64),
     ("ST_BAR_COUNT", st::BAR_COUNT as u64),
     ("ST_BAR_GEN", st::BAR_GEN as u64),
+    ("ST_LB_COUNT", st::LB_COUNT as u64),
+    ("ST_LT_COUNT", st::LT_COUNT as u64),
+    ("ID_LBIN", ID_LBIN as u64),
+    ("ID_LTER", ID_LTER as u64),
+    ("ID_MASK", ID_MASK as u64),
     ("ST_HOST_WORDS", st::HOST_WORDS as u64),
     ("ST_WORDS", st::WORDS as u64),
     ("ACT_NONE", act::NONE as u64),
@@ -61,6 +66,7 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("CTR_FWD_FALLBACK", ctr::FWD_FALLBACK as u64),
     ("CTR_RES_STEPS", ctr::RES_STEPS as u64),
     ("CTR_MINIMISED", ctr::MINIMISED as u64),
+    ("CTR_LEARNED_SHORT", ctr::LEARNED_SHORT as u64),
     ("CTR_WORDS", ctr::WORDS as u64),
     ("DEPS_WORDS", DEPS_WORDS as u64),
     ("DEPS_LEVELS", DEPS_LEVELS as u64),
@@ -86,7 +92,12 @@ pub const BODY_CONJ: u32 = 0;
 pub const BODY_SUM: u32 = 1;
 pub const BLOCK: u32 = 256;
 pub const LEARN_THREADS: u32 = 256;
-pub const DEV_BYTES: usize = 424;
+pub const DEV_BYTES: usize = 480;
+/// Tags of the short learned partition in nogood ids (`kernels/yasmin.cuh`): binary j is
+/// `ID_LBIN | j`, ternary j is `ID_LTER | j`; input and long learned ids stay below `ID_LBIN`.
+pub const ID_LBIN: u32 = 0x8000_0000;
+pub const ID_LTER: u32 = 0xC000_0000;
+pub const ID_MASK: u32 = 0x3FFF_FFFF;
 
 /// Indices into the state words `st`.
 pub mod st {
@@ -120,6 +131,8 @@ pub mod st {
     pub const GO: usize = 26;
     pub const BAR_COUNT: usize = 27;
     pub const BAR_GEN: usize = 28;
+    pub const LB_COUNT: usize = 29;
+    pub const LT_COUNT: usize = 30;
     pub const UFS_SEED: usize = 32;
     pub const UFS_EPOCH: usize = 33;
     pub const UFS_FLAG0: usize = 34;
@@ -149,7 +162,9 @@ pub mod ctr {
     pub const RES_STEPS: usize = 7;
     /// Literals dropped from res nogoods by local minimisation (learn.cu `minimise`).
     pub const MINIMISED: usize = 8;
-    pub const WORDS: usize = 9;
+    /// Learned nogoods stored in the short partition (length 2 or 3).
+    pub const LEARNED_SHORT: usize = 9;
+    pub const WORDS: usize = 10;
 }
 
 /// What `learn_analyse_k` analyses.
@@ -199,6 +214,12 @@ pub struct DevParams {
     pub lwatch: u64,
     pub lnext: u64,
     pub lhead: u64,
+    pub lb_lits: u64,
+    pub lb_next: u64,
+    pub lb_head: u64,
+    pub lt_lits: u64,
+    pub lt_next: u64,
+    pub lt_head: u64,
     pub ufs_founded: u64,
     pub ufs_part: u64,
     pub ufs_mark: u64,
@@ -222,6 +243,8 @@ pub struct DevParams {
     pub seed: u32,
     pub n_cyc: u32,
     pub n_sup: u32,
+    pub lb_cap: u32,
+    pub lt_cap: u32,
 }
 
 // SAFETY: plain old data, passed by value as a kernel parameter with the C layout of `Dev`.

@@ -255,6 +255,7 @@ impl GpuEngine {
         self.stats.conflicts = c[ctr::CONFLICTS];
         self.stats.learned = c[ctr::LEARNED];
         self.stats.learned_lits = c[ctr::LEARNED_LITS];
+        self.stats.learned_short = c[ctr::LEARNED_SHORT];
         self.stats.kernel_launches = self.run.launches;
         self.note_memory();
         Ok(())
@@ -267,14 +268,19 @@ impl GpuEngine {
         if self.block_pending {
             self.block_pending = false;
             self.read_state()?;
-            // The nogood learned from the decisions gets this index; it blocks the model and
-            // must never be deleted.
-            let id = self.state[st::L_COUNT] as usize;
-            if self.permanent.len() <= id {
-                self.permanent.resize(id + 1, false);
-            }
-            self.permanent[id] = true;
+            let id = self.state[st::L_COUNT];
             self.analyse(src::DECISIONS, 0)?;
+            // The nogood learned from the decisions blocks the model and must never be
+            // deleted. In the long store it got index `id`; in the short partition (length 2
+            // or 3) it is never deleted anyway.
+            self.read_state()?;
+            if self.state[st::L_COUNT] > id {
+                let id = id as usize;
+                if self.permanent.len() <= id {
+                    self.permanent.resize(id + 1, false);
+                }
+                self.permanent[id] = true;
+            }
         }
         loop {
             if limits.reached() {

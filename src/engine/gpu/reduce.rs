@@ -8,11 +8,13 @@
 //! (blocking a reported model: enumeration is incomplete-proof only while these stay), or one
 //! of length <= 2 is never deleted; of the others, the longer half goes (older first among
 //! equals). Surviving nogoods keep their watched literals, so the watch invariant of
-//! kernels/propagate.cu still holds after the lists are rebuilt from the pairs.
+//! kernels/propagate.cu still holds after the lists are rebuilt from the pairs. Only the long
+//! store is compacted: the short partition of `buffers.rs` is never deleted, and its ids
+//! (tagged with `ID_LBIN`/`ID_LTER`) keep their meaning.
 
 use super::buffers::{learned_lists, Buffers};
 use super::device::engine_error;
-use super::layout::{st, NONE};
+use super::layout::{st, ID_LBIN, NONE};
 use crate::engine::EngineError;
 
 /// What one reduction did (for Stats and the notes).
@@ -64,7 +66,7 @@ pub fn reduce(
     let mut locked = vec![false; c];
     for v in 0..nv {
         let r = reason[v];
-        if a[v] != 0 && r != NONE && r >= n_input && ((r - n_input) as usize) < c {
+        if a[v] != 0 && r >= n_input && r < ID_LBIN && ((r - n_input) as usize) < c {
             locked[(r - n_input) as usize] = true;
         }
     }
@@ -108,7 +110,8 @@ pub fn reduce(
     let (head, next) = learned_lists(&listed, 2 * nv);
     for v in 0..nv {
         let r = reason[v];
-        if r != NONE && r >= n_input {
+        // Short learned nogoods (tagged ids) are neither moved nor deleted.
+        if r >= n_input && r < ID_LBIN {
             let j = (r - n_input) as usize;
             reason[v] = if j < c && new_of[j] != NONE {
                 n_input + new_of[j]
