@@ -118,60 +118,92 @@ __device__ __forceinline__ void watch_push(u32* head, u32* nxt, u32 l, u32 node)
 // Slot s of nogood (lits, n, global id) watches l, which now holds. Move the slot to another
 // literal that does not hold, or conclude unit / violated / satisfied. Returns true when the
 // slot stays on l (the caller re-pushes the node).
+//
+// Warp-cooperative: all 32 lanes of a warp call it with the same arguments. Lane 0 reads the
+// watch pair and the other watched literal and broadcasts them, so every lane decides on the
+// same values; the lanes scan 32 literals at a time for a replacement (the first lane that saw
+// one not holding wins the ballot), and lane 0 alone writes (CAS, push, propagation, conflict).
+// The conclusions are the same as a one-thread scan: a replacement was seen not holding, and
+// "every literal but `other` holds" rests on literals seen holding, which stay so for the round.
 __device__ bool watch_visit(const Dev& d, u64* W, u32* head, u32* nxt, u32 j, u32 s, u32 l,
                             const u32* lits, u32 n, u32 id, u32 cdl, u32 next) {
+    const u32 lane = threadIdx.x & 31u;
     while (true) {
-        u64 w = *((volatile u64*)&W[j]);
+        u64 w = 0;
+        if (lane == 0) w = *((volatile u64*)&W[j]);
+        w = __shfl_sync(YS_FULL_MASK, w, 0);
         u32 me = s ? (u32)(w >> 32) : (u32)w;
         u32 other = s ? (u32)w : (u32)(w >> 32);
         if (me != l) {
-            atomicExch(&d.st[YS_ST_ERROR], YS_ERR_WATCH);
+            if (lane == 0) atomicExch(&d.st[YS_ST_ERROR], YS_ERR_WATCH);
             return true;
         }
-        i32 ao = ld_a(d, lit_var(other));
+        i32 ao = 0;
+        if (lane == 0) ao = ld_a(d, lit_var(other));
+        ao = __shfl_sync(YS_FULL_MASK, ao, 0);
         if (ao != 0 && !holds(other, ao)) return true;  // satisfied by the other watch
         u32 rep = YS_NONE;
-        for (u32 k = 0; k < n; ++k) {
-            u32 x = lits[k];
-            if (x == l || x == other) continue;
-            i32 a = ld_a(d, lit_var(x));
-            if (a == 0 || !holds(x, a)) {
-                rep = x;
+        for (u32 base = 0; base < n; base += 32) {
+            u32 k = base + lane, x = 0;
+            bool cand = false;
+            if (k < n) {
+                x = lits[k];
+                if (x != l && x != other) {
+                    i32 a = ld_a(d, lit_var(x));
+                    cand = a == 0 || !holds(x, a);
+                }
+            }
+            u32 seen = __ballot_sync(YS_FULL_MASK, cand);
+            if (seen != 0) {
+                rep = __shfl_sync(YS_FULL_MASK, x, __ffs(seen) - 1);
                 break;
             }
         }
         if (rep != YS_NONE) {
-            u64 nw = s ? (((u64)rep << 32) | (u64)other) : (((u64)other << 32) | (u64)rep);
-            if (atomicCAS(&W[j], w, nw) == w) {
-                watch_push(head, nxt, rep, 2 * j + s);
-                return false;
+            u32 moved = 0;
+            if (lane == 0) {
+                u64 nw = s ? (((u64)rep << 32) | (u64)other) : (((u64)other << 32) | (u64)rep);
+                if (atomicCAS(&W[j], w, nw) == w) {
+                    watch_push(head, nxt, rep, 2 * j + s);
+                    moved = 1;
+                }
             }
+            if (__shfl_sync(YS_FULL_MASK, moved, 0)) return false;
             continue;  // the other slot moved meanwhile: choose again
         }
         // Every literal but `other` holds.
-        ao = ld_a(d, lit_var(other));
-        if (ao == 0) {
-            propagate_lit(d, lits, n, id, lit_neg(other), cdl, next);
-        } else if (holds(other, ao)) {
-            atomicCAS(&d.st[YS_ST_CONFLICT], YS_NONE, id);
+        if (lane == 0) {
+            ao = ld_a(d, lit_var(other));
+            if (ao == 0) {
+                propagate_lit(d, lits, n, id, lit_neg(other), cdl, next);
+            } else if (holds(other, ao)) {
+                atomicCAS(&d.st[YS_ST_CONFLICT], YS_NONE, id);
+            }
         }
         return true;
     }
 }
 
-// Walk (detach, visit, re-push) the watch list of l, input (learned = false) or learned.
+// Walk (detach, visit, re-push) the watch list of l, input (learned = false) or learned; one
+// warp per list (all lanes call it with the same arguments), lane 0 owning the list.
 __device__ void watch_walk(const Dev& d, bool learned, u32 l, u32 cdl, u32 next) {
+    const u32 lane = threadIdx.x & 31u;
     u32* head = learned ? d.lhead : d.ihead;
     u32* nxt = learned ? d.lnext : d.inext;
     u64* W = learned ? d.lwatch : d.iwatch;
-    u32 node = atomicExch(&head[l], YS_NONE);
+    u32 node = 0;
+    if (lane == 0) node = atomicExch(&head[l], YS_NONE);
+    node = __shfl_sync(YS_FULL_MASK, node, 0);
     while (node != YS_NONE) {
-        u32 after = nxt[node];
+        // Read before the visit: re-pushing the node rewrites nxt[node].
+        u32 after = 0;
+        if (lane == 0) after = nxt[node];
+        after = __shfl_sync(YS_FULL_MASK, after, 0);
         u32 j = node >> 1, s = node & 1u;
         const u32* lits;
         u32 n, id = learned ? d.n_input + j : j;
         ng_span(d, id, &lits, &n);
-        if (watch_visit(d, W, head, nxt, j, s, l, lits, n, id, cdl, next)) {
+        if (watch_visit(d, W, head, nxt, j, s, l, lits, n, id, cdl, next) && lane == 0) {
             watch_push(head, nxt, l, node);
         }
         node = after;
@@ -217,9 +249,10 @@ extern "C" __global__ void prop_units_k(Dev d) {
 
 // The work of one round over frontier `cur`: blocks stride over the frontier for the short
 // input nogoods (threads stride over the occurrences of one literal, so a literal in more
-// nogoods than a block has threads is fully covered); threads stride over the frontier three
-// times, for the input watch lists, the long learned ones and the short learned ones (a list is
-// walked by one thread).
+// nogoods than a block has threads is fully covered); threads stride over it for the short
+// learned lists (one thread per list); warps stride over it twice, for the input watch lists
+// and the long learned ones (one warp per list, scanning a nogood 32 literals at a time).
+// Every caller runs it in whole warps with the same (cur, cdl) in all lanes.
 __device__ void round_body(const Dev& d, u32 cur, u32 cdl) {
     u32 next = cur ^ 1u;
     u32 n = d.st[YS_ST_FRONT_LEN0 + cur];
@@ -234,11 +267,9 @@ __device__ void round_body(const Dev& d, u32 cur, u32 cdl) {
         }
     }
     u32 t = blockIdx.x * blockDim.x + threadIdx.x, nt = gridDim.x * blockDim.x;
-    for (u32 i = t; i < 3 * n; i += nt) {
-        u32 part = i / n, l = f[i - part * n];
-        if (part == 2) short_learned_walk(d, l, cdl, next);
-        else watch_walk(d, part == 1, l, cdl, next);
-    }
+    for (u32 i = t; i < n; i += nt) short_learned_walk(d, f[i], cdl, next);
+    // Warp-uniform loop (i is the same in every lane): watch_visit's shuffles need all lanes.
+    for (u32 i = t >> 5; i < 2 * n; i += nt >> 5) watch_walk(d, i >= n, f[i >= n ? i - n : i], cdl, next);
 }
 
 // After a round: swap the frontiers and set FIXPOINT (one thread, all writes of the round
@@ -265,7 +296,9 @@ __device__ __forceinline__ bool round_active(const u32* st) {
 // last block to finish swaps the frontiers and sets FIXPOINT.
 extern "C" __global__ void prop_round_k(Dev d) {
     u32* st = d.st;
-    bool active = round_active(st);
+    // Warp-uniform (round_body's warp loops need every lane): another block may set CONFLICT
+    // while the lanes read it.
+    bool active = __shfl_sync(YS_FULL_MASK, round_active(st), 0);
     u32 cur = st[YS_ST_PARITY];
     if (active) round_body(d, cur, st[YS_ST_CDL]);
     if (last_block_done(&st[YS_ST_ROUND_DONE]) && active) round_finish(d, cur);

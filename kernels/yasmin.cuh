@@ -113,6 +113,7 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_SRC_DECISIONS 2     // the decisions of levels 2..cdl (blocking a model)
 
 #define YS_BLOCK 256           // threads per block of every multi-block kernel
+#define YS_FULL_MASK 4294967295u  // all lanes of a warp (blocks are whole warps)
 #define YS_LEARN_THREADS 256
 
 #define YS_DEV_BYTES 480

@@ -79,6 +79,7 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("SRC_INJECT", src::INJECT as u64),
     ("SRC_DECISIONS", src::DECISIONS as u64),
     ("BLOCK", BLOCK as u64),
+    ("FULL_MASK", u32::MAX as u64),
     ("LEARN_THREADS", LEARN_THREADS as u64),
     ("DEV_BYTES", DEV_BYTES as u64),
 ];
