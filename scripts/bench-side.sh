@@ -39,7 +39,7 @@ run() {
     confl=$(sed -n 's/^Conflicts *: *\([0-9]*\).*/\1/p' <<<"$out" | head -1)
     choices=$(sed -n 's/^Choices *: *\([0-9]*\).*/\1/p' <<<"$out" | head -1)
     pps=$(sed -n 's/^Propagations *: *[0-9]* *(Per second: \([0-9]*\).*/\1/p' <<<"$out" | head -1)
-    printf '%s %.2f %s %s %s\n' "$ans" "$(echo "$t1 - $t0" | bc)" "${confl:--}" "${choices:--}" "${pps:--}"
+    printf '%s %.2f %s %s %s\n' "$ans" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "${confl:--}" "${choices:--}" "${pps:--}"
 }
 
 mark() { # answer expected
