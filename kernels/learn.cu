@@ -8,9 +8,9 @@
 //
 // res: resolution from the violated nogood on a literal of the highest level that has a reason
 // (the most recently assigned one, by stamp) until one literal of that level is left — first UIP
-// when stamps follow propagation order — then local minimisation (`minimise`). Each step replaces a literal by literals assigned
-// strictly before it, so the loop ends even if concurrent propagation made stamps disagree with
-// that order.
+// when stamps follow propagation order — then recursive minimisation (`minimise`). Each step
+// replaces a literal by literals assigned strictly before it, so the loop ends even if
+// concurrent propagation made stamps disagree with that order.
 // fwd (Algorithm 4): the OR of the dependency bitmaps of the violated nogood names the decisions
 // it depends on; the learned nogood is those decision literals. A level >= YS_DEPS_LEVELS is not
 // tracked in the bitmaps: then this conflict falls back to res (counted in CTR_FWD_FALLBACK).
@@ -66,30 +66,56 @@ __device__ u64 max_level(const Dev& d, LearnShared* s, u64* sh) {
     return block_max_u64(m, sh);
 }
 
-// Local minimisation of a res nogood (MiniSat's "basic" mode): a literal below the highest level
-// whose reason's other literals are all in the nogood (marked) or top-level is implied by them,
-// so it is dropped. Every decision is made against the marks as they were before any drop; that
-// is sound because reasons are acyclic (a reason's literals held before the literal it implied),
-// so each dropped literal is implied through a chain that ends in kept literals. Bit 31 of a
-// delta entry flags a drop (literal codes are below 2^31); thread 0 then compacts in order.
+// Whether variable v0 (in the nogood, with a reason, below the highest level) is implied by the
+// nogood's other literals: a depth-first walk over reasons (MiniSat's recursive minimisation,
+// one thread per literal) that succeeds when every path ends in a marked variable (in the
+// nogood) or a top-level one, and gives up on a decision, on a level that has no literal in the
+// nogood (its chain would reach that level's decision: `levels` is the nogood's level
+// signature), or after YS_MIN_NODES variables (a bound, so the proof may be missed, never
+// wrong). Variables may be visited twice: the walk keeps no visited set.
+#define YS_MIN_NODES 64
+#define YS_MIN_STACK 32
+__device__ bool implied_rec(const Dev& d, u32 v0, u32 epoch, u64 levels) {
+    u32 stack[YS_MIN_STACK];
+    u32 top = 0, visited = 0;
+    stack[top++] = v0;
+    while (top > 0) {
+        u32 v = stack[--top];
+        const u32* p;
+        u32 n;
+        ng_span(d, d.reason[v], &p, &n);
+        for (u32 j = 0; j < n; ++j) {
+            u32 u = lit_var(p[j]);
+            if (u == v || d.mark[u] == epoch) continue;
+            u32 lvl = level_of(ld_a(d, u));
+            if (lvl <= 1) continue;
+            if (d.reason[u] == YS_NONE || !(levels & (1ull << (lvl & 63u)))) return false;
+            if (++visited > YS_MIN_NODES || top == YS_MIN_STACK) return false;
+            stack[top++] = u;
+        }
+    }
+    return true;
+}
+
+// Minimisation of a res nogood: a literal below the highest level that is implied by the
+// others (implied_rec) is dropped. Every decision is made against the marks as they were before
+// any drop; that is sound because reasons are acyclic (a reason's literals held before the
+// literal it implied): by induction on assignment order, the earliest dropped literal is implied
+// by kept ones, and so is each later one. Bit 31 of a delta entry flags a drop (literal codes
+// are below 2^31); thread 0 then compacts in order.
 #define YS_DROP 0x80000000u
 __device__ void minimise(const Dev& d, LearnShared* s, u64* sh) {
     u64 L = max_level(d, s, sh);
+    u64 levels = 0;
+    for (u32 k = threadIdx.x; k < s->len; k += blockDim.x) {
+        levels |= 1ull << (level_of(ld_a(d, lit_var(d.delta[k]))) & 63u);
+    }
+    levels = block_or_u64(levels, sh);
     for (u32 k = threadIdx.x; k < s->len; k += blockDim.x) {
         u32 x = d.delta[k];
         u32 v = lit_var(x);
-        u32 r = d.reason[v];
-        if (r == YS_NONE || level_of(ld_a(d, v)) == L) continue;
-        const u32* p;
-        u32 n;
-        ng_span(d, r, &p, &n);
-        bool implied = true;
-        for (u32 j = 0; j < n && implied; ++j) {
-            u32 w = lit_var(p[j]);
-            if (w == v) continue;
-            implied = d.mark[w] == s->epoch || level_of(ld_a(d, w)) <= 1;
-        }
-        if (implied) d.delta[k] = x | YS_DROP;
+        if (d.reason[v] == YS_NONE || level_of(ld_a(d, v)) == L) continue;
+        if (implied_rec(d, v, s->epoch, levels)) d.delta[k] = x | YS_DROP;
     }
     __syncthreads();
     if (threadIdx.x == 0) {
