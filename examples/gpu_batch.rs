@@ -47,6 +47,7 @@ fn parse_args() -> Result<Args, String> {
             // `nogoods::complete` below translates every sum (what the device engine needs).
             sums: Sums::Translate,
             decide: Decide::Rules,
+            save_progress: None,
         },
         timeout: Duration::from_secs(60),
         files: Vec::new(),

@@ -52,8 +52,8 @@ pub enum Decide {
     /// rule, ranked by --heuristic; complete-assignment (`F v`) when none is applicable.
     Rules,
     /// Any unassigned variable (atom, body or auxiliary), ranked by --heuristic, as clasp does:
-    /// the sign saved when it was last assigned, at first atoms false and bodies true.
-    /// Host engine only.
+    /// atoms false and bodies true (clasp's sign_atom), or the saved sign with
+    /// --save-progress. Host engine only.
     Vars,
 }
 
@@ -129,6 +129,11 @@ pub struct Config {
     /// and `--engine=auto` then picks the host engine.
     #[arg(long, value_enum, default_value_t = Decide::Rules)]
     pub decide: Decide,
+
+    /// With `--decide=vars`: on a backjump over more than N levels, remember the signs of the
+    /// variables it unassigns and decide them so next time (clasp's option; off by default).
+    #[arg(long = "save-progress", value_name = "N")]
+    pub save_progress: Option<u32>,
 
     /// Host engine (`--engine cpu`): sum bodies as native constraints or as nogoods.
     #[arg(long, value_enum, default_value_t = Sums::Native)]

@@ -102,6 +102,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         sync_always: config.sync_always,
         sums: config.sums,
         decide: config.decide,
+        save_progress: config.save_progress,
     };
     let on_worker = (engine_kind == EngineKind::Cpu).then_some(opts);
     let prepared = match prepare::prepare(

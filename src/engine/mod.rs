@@ -106,4 +106,6 @@ pub struct Options {
     pub sums: crate::config::Sums,
     /// Host engine: decide on applicable rules (the paper's) or on any variable.
     pub decide: crate::config::Decide,
+    /// `--decide=vars`: save signs on backjumps over more than this many levels (`None`: never).
+    pub save_progress: Option<u32>,
 }

@@ -252,7 +252,10 @@ impl CpuEngine {
     /// the lowest unassigned variable (atoms come first), else `None` (the assignment is total).
     pub(super) fn decide(&mut self) -> Option<Lit> {
         if self.vars {
-            return self.decide_var();
+            // Every variable is ranked: the scan below only confirms the assignment is total.
+            if let Some(l) = self.decide_var() {
+                return Some(l);
+            }
         }
         while let Some(v) = self.scores.pop() {
             if let Some(l) = self.rules.applicable(&self.a, v) {

@@ -1,11 +1,17 @@
 //! Decisions on any variable (`--decide=vars`), clasp's way: the unassigned variable of best
-//! score — atom, body or auxiliary alike — with a saved sign (phase saving).
+//! score — atom, body or auxiliary alike — with clasp's `sign_atom` sign (bodies true,
+//! everything else false), or with `--save-progress N` the sign it had when a backjump over
+//! more than `N` levels unassigned it (progress saving).
+//!
+//! Measured side by side (res learning, 20 s, 19 instances the default mode fails on or
+//! solves slowly): the fixed sign solved 12, saving on backjumps over 10 levels 11, saving on
+//! every backjump 9. The fixed sign wins on incsched, sokoban, graphcol, labyrinth; saving
+//! on hamiltonian, knighttour, visitall.
 //!
 //! Invariant (this mode): every unassigned variable `1..num_vars` is in the score heap (all
 //! are inserted at the start and each is re-inserted when backtracking unassigns it), so an
-//! empty heap after skipping assigned variables means the assignment is total. `phase[v]` is
-//! the value `v` had when it was last unassigned, at first clasp's `sign_atom` default: true
-//! for a body variable, false for every other (atoms, aggregate auxiliaries).
+//! empty heap after skipping assigned variables means the assignment is total. `saved[v]` is
+//! the sign of `v`'s next decision.
 //!
 //! Soundness does not depend on what is decided: propagation (completion, loop nogoods at
 //! every fixpoint) and the unfounded-set check of total assignments in `search` are the same

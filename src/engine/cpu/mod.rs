@@ -15,7 +15,7 @@
 //!   true — ranked by `--heuristic`; when none is left, complete-assignment decides `F` on the
 //!   remaining variables (atoms first), each as a decision of its own so that both learning
 //!   schemes see it as one. With `--decide=vars` (`decide_vars`) any unassigned variable is
-//!   decided instead, with a saved sign, and the rule hooks are not run.
+//!   decided instead, with a fixed or saved sign, and the rule hooks are not run.
 //! - **Learning**: both schemes (`learn_res`: first UIP; `learn_fwd`: decision-level dependency
 //!   sets, exact at any depth) produce a nogood implied by the stored ones with exactly one
 //!   literal at the conflict level; the engine backjumps to the second-highest level, where it
@@ -335,12 +335,19 @@ impl CpuEngine {
             return;
         }
         let start = self.a.lim[lvl as usize] as usize;
+        // `--save-progress N`: only a long backjump saves signs (clasp's rule).
+        let save = self
+            .opts
+            .save_progress
+            .is_some_and(|n| self.a.level() - lvl > n);
         self.sums_backtrack(start); // (agg) before the trail is popped
         while self.a.trail.len() > start {
             let l = self.a.trail.pop().expect("trail longer than start");
             self.a.clear(l);
             if self.vars {
-                self.phases.save(l);
+                if save {
+                    self.phases.save(l);
+                }
                 self.scores.insert(l.var());
             } else {
                 self.rules.on_unassign(&mut self.scores, l, self.num_atoms);

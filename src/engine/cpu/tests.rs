@@ -27,6 +27,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
         sync_always: false,
         sums: crate::config::Sums::Translate,
         decide: crate::config::Decide::Rules,
+        save_progress: None,
     }
 }
 
@@ -90,7 +91,11 @@ const ALL: [(Learning, Heuristic); 6] = [
 fn models_all_configs(p: &Program) -> Vec<Vec<u32>> {
     let mut first: Option<Vec<Vec<u32>>> = None;
     for (l, h) in ALL {
-        for o in [opts(l, h, 7), opts_vars(l, h, 7)] {
+        let saving = Options {
+            save_progress: Some(0),
+            ..opts_vars(l, h, 7)
+        };
+        for o in [opts(l, h, 7), opts_vars(l, h, 7), saving] {
             let mut got = all_models(&mut engine_for(p, o));
             got.sort();
             match &first {
@@ -99,7 +104,7 @@ fn models_all_configs(p: &Program) -> Vec<Vec<u32>> {
             }
         }
     }
-    first.expect("twelve configurations")
+    first.expect("eighteen configurations")
 }
 
 #[test]

@@ -215,16 +215,18 @@ pub fn to_clingo(p: &Program) -> String {
     out
 }
 
-const CONFIGS: [(Learning, Heuristic, Decide); 9] = [
-    (Learning::Res, Heuristic::Occ, Decide::Rules),
-    (Learning::Res, Heuristic::Jw, Decide::Rules),
-    (Learning::Res, Heuristic::Activity, Decide::Rules),
-    (Learning::Fwd, Heuristic::Occ, Decide::Rules),
-    (Learning::Fwd, Heuristic::Jw, Decide::Rules),
-    (Learning::Fwd, Heuristic::Activity, Decide::Rules),
-    (Learning::Res, Heuristic::Activity, Decide::Vars),
-    (Learning::Res, Heuristic::Jw, Decide::Vars),
-    (Learning::Fwd, Heuristic::Activity, Decide::Vars),
+/// Learning, heuristic, decisions, `--save-progress`.
+const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>); 10] = [
+    (Learning::Res, Heuristic::Occ, Decide::Rules, None),
+    (Learning::Res, Heuristic::Jw, Decide::Rules, None),
+    (Learning::Res, Heuristic::Activity, Decide::Rules, None),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None),
+    (Learning::Fwd, Heuristic::Jw, Decide::Rules, None),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None),
+    (Learning::Res, Heuristic::Activity, Decide::Vars, None),
+    (Learning::Res, Heuristic::Jw, Decide::Vars, Some(0)),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, None),
+    (Learning::Fwd, Heuristic::Occ, Decide::Vars, Some(1)),
 ];
 
 #[test]
@@ -237,9 +239,10 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         total_models += expected.len();
         let g = crate::ground::analyse(&p).expect("generator makes no unsupported input");
         nontight += !g.tight as usize;
-        for (learning, heuristic, decide) in CONFIGS {
+        for (learning, heuristic, decide, save_progress) in CONFIGS {
             let o = Options {
                 decide,
+                save_progress,
                 ..opts(learning, heuristic, seed)
             };
             let mut e = engine_for(&p, o);
@@ -249,7 +252,7 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
             assert_eq!(
                 got,
                 expected,
-                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}, program (clingo syntax):\n{}",
+                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}, program (clingo syntax):\n{}",
                 to_clingo(&p)
             );
         }
