@@ -131,7 +131,8 @@ pub struct Config {
     pub decide: Decide,
 
     /// With `--decide=vars`: on a backjump over more than N levels, remember the signs of the
-    /// variables it unassigns and decide them so next time (clasp's option; off by default).
+    /// variables it unassigns and decide them so next time (clasp's option; off by default;
+    /// a usage error without `--decide=vars`).
     #[arg(long = "save-progress", value_name = "N")]
     pub save_progress: Option<u32>,
 

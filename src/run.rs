@@ -33,7 +33,7 @@ pub mod exit {
     /// The input uses a feature the solver does not support yet.
     pub const UNSUPPORTED: i32 = 66;
     /// Command-line misuse clap does not catch (several ground files, `--decide=vars` with
-    /// `--engine=gpu`).
+    /// `--engine=gpu`, `--save-progress` without `--decide=vars`).
     pub const USAGE: i32 = 64;
     /// `--engine=gpu` but no usable GPU (no driver, no device, no NVRTC).
     pub const NO_DEVICE: i32 = 69;
@@ -174,7 +174,14 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
 
 /// `--engine`, given what only the host engine honours: `--decide=vars` makes `auto` the host
 /// engine and is a usage error with `gpu` (the device kernels decide on rules only).
+/// `--save-progress` without `--decide=vars` would do nothing: a usage error too.
 fn engine_kind(config: &Config) -> Result<EngineKind, Failure> {
+    if config.save_progress.is_some() && config.decide != Decide::Vars {
+        return Err(Failure::new(
+            exit::USAGE,
+            "--save-progress needs --decide=vars (decisions on rules have fixed signs)",
+        ));
+    }
     match (config.engine, config.decide) {
         (EngineKind::Gpu, Decide::Vars) => Err(Failure::new(
             exit::USAGE,

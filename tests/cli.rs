@@ -377,6 +377,13 @@ fn decide_vars_is_host_only() {
         assert_eq!(r.code, Some(30), "{engine}: {}", r.stderr);
         assert_eq!(answer_sets(&r.stdout), want, "{engine}");
     }
+    let r = yasmin(&[&q, "--decide=vars", "--save-progress=0", "-n", "0"], None);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    assert_eq!(answer_sets(&r.stdout), want);
+    // Signs of rule decisions are fixed: saving them would silently do nothing.
+    let r = yasmin(&[&q, "--save-progress=3"], None);
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(r.stderr.contains("--save-progress needs --decide=vars"));
 }
 
 #[test]
