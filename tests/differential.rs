@@ -228,7 +228,7 @@ fn check_program(
         let (out, err, code) = run_limited(
             Command::new(solver_bin())
                 .arg(aspif)
-                .args(args)
+                .args(&args)
                 .args(["--time-limit", &limit.to_string()]),
             Duration::from_secs(limit + 10),
         );
