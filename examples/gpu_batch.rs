@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use yasmin_rs::check::Checker;
-use yasmin_rs::config::{Heuristic, Learning, Sums};
+use yasmin_rs::config::{Decide, Heuristic, Learning, Sums};
 use yasmin_rs::engine::cpu::CpuEngine;
 use yasmin_rs::engine::gpu::GpuEngine;
 use yasmin_rs::engine::{Engine, Limits, Options, Step};
@@ -46,6 +46,8 @@ fn parse_args() -> Result<Args, String> {
             sync_always: false,
             // `nogoods::complete` below translates every sum (what the device engine needs).
             sums: Sums::Translate,
+            decide: Decide::Rules,
+            save_progress: None,
         },
         timeout: Duration::from_secs(60),
         files: Vec::new(),

@@ -45,6 +45,18 @@ pub enum Heuristic {
     Activity,
 }
 
+/// What the host engine decides on (`--decide`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Decide {
+    /// The paper's ASP computations: `T body` of an applicable rule or `T head` of a choice
+    /// rule, ranked by --heuristic; complete-assignment (`F v`) when none is applicable.
+    Rules,
+    /// Any unassigned variable (atom, body or auxiliary), ranked by --heuristic, as clasp does:
+    /// atoms false and bodies true (clasp's sign_atom), or the saved sign with
+    /// --save-progress. Host engine only.
+    Vars,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Pre {
     /// Print the program read in aspif.
@@ -111,6 +123,18 @@ pub struct Config {
     /// Decision heuristic (ranks the applicable rules of unassigned heads).
     #[arg(long, value_enum, default_value_t = Heuristic::Activity)]
     pub heuristic: Heuristic,
+
+    /// Host engine: what to decide on, the applicable rules (the paper's ASP computations) or
+    /// any variable (clasp's way). `vars` needs the host engine: `--engine=gpu` rejects it
+    /// and `--engine=auto` then picks the host engine.
+    #[arg(long, value_enum, default_value_t = Decide::Rules)]
+    pub decide: Decide,
+
+    /// With `--decide=vars`: on a backjump over more than N levels, remember the signs of the
+    /// variables it unassigns and decide them so next time (clasp's option; off by default;
+    /// a usage error without `--decide=vars`).
+    #[arg(long = "save-progress", value_name = "N")]
+    pub save_progress: Option<u32>,
 
     /// Host engine (`--engine cpu`): sum bodies as native constraints or as nogoods.
     #[arg(long, value_enum, default_value_t = Sums::Native)]

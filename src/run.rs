@@ -17,7 +17,7 @@ mod progress;
 mod tests;
 
 use crate::check::Checker;
-use crate::config::{Config, EngineKind, Pre};
+use crate::config::{Config, Decide, EngineKind, Pre};
 use crate::engine::{Engine, EngineError, Limits, Options};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
@@ -32,7 +32,8 @@ pub mod exit {
     pub const BAD_INPUT: i32 = 65;
     /// The input uses a feature the solver does not support yet.
     pub const UNSUPPORTED: i32 = 66;
-    /// Command-line misuse clap does not catch (several ground files).
+    /// Command-line misuse clap does not catch (several ground files, `--decide=vars` with
+    /// `--engine=gpu`, `--save-progress` without `--decide=vars`).
     pub const USAGE: i32 = 64;
     /// `--engine=gpu` but no usable GPU (no driver, no device, no NVRTC).
     pub const NO_DEVICE: i32 = 69;
@@ -77,6 +78,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         return Ok(0);
     }
 
+    let engine_kind = engine_kind(config)?;
     let format = Format::from_outf(config.outf);
     let mut printer = Printer::new(
         io::BufWriter::new(stdout.lock()),
@@ -99,8 +101,10 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         seed: config.seed,
         sync_always: config.sync_always,
         sums: config.sums,
+        decide: config.decide,
+        save_progress: config.save_progress,
     };
-    let on_worker = (config.engine == EngineKind::Cpu).then_some(opts);
+    let on_worker = (engine_kind == EngineKind::Cpu).then_some(opts);
     let prepared = match prepare::prepare(
         source,
         config.constants.clone(),
@@ -115,7 +119,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let mut engine: Box<dyn Engine> = match (prepared.engine, prepared.analysed) {
         (Some(engine), _) => engine,
         (None, Some((ground, completion))) => {
-            let engine = make_engine(config, opts, &ground, &completion)?;
+            let engine = make_engine(engine_kind, opts, &ground, &completion)?;
             drop(completion);
             drop(ground);
             phases.end("Engine");
@@ -168,10 +172,30 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     Ok(summary.exit_code())
 }
 
-/// The engine `--engine` asks for. `auto` takes the GPU when one is usable and falls back to the
+/// `--engine`, given what only the host engine honours: `--decide=vars` makes `auto` the host
+/// engine and is a usage error with `gpu` (the device kernels decide on rules only).
+/// `--save-progress` without `--decide=vars` would do nothing: a usage error too.
+fn engine_kind(config: &Config) -> Result<EngineKind, Failure> {
+    if config.save_progress.is_some() && config.decide != Decide::Vars {
+        return Err(Failure::new(
+            exit::USAGE,
+            "--save-progress needs --decide=vars (decisions on rules have fixed signs)",
+        ));
+    }
+    match (config.engine, config.decide) {
+        (EngineKind::Gpu, Decide::Vars) => Err(Failure::new(
+            exit::USAGE,
+            "--decide=vars is not supported by the GPU engine (use --engine=cpu)",
+        )),
+        (EngineKind::Auto, Decide::Vars) => Ok(EngineKind::Cpu),
+        (kind, _) => Ok(kind),
+    }
+}
+
+/// The engine `kind` names. `auto` takes the GPU when one is usable and falls back to the
 /// host engine, saying why, when it is not; `gpu` without a usable GPU is an error.
 fn make_engine(
-    config: &Config,
+    kind: EngineKind,
     opts: Options,
     ground: &crate::ground::GroundProgram,
     completion: &crate::nogoods::Completion,
@@ -184,7 +208,7 @@ fn make_engine(
             .map(|e| Box::new(e) as Box<dyn Engine>)
             .map_err(|e| (engine_code(&e), e.to_string()))
     };
-    match config.engine {
+    match kind {
         EngineKind::Cpu => Ok(cpu()),
         EngineKind::Gpu => device().map_err(|(code, why)| {
             Failure::new(

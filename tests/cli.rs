@@ -356,6 +356,37 @@ fn engine_gpu_without_a_gpu_is_a_clear_error() {
 }
 
 #[test]
+fn decide_vars_is_host_only() {
+    let q = example("queens.aspif");
+    // The device engine cannot honour it: a usage error before anything is read or printed,
+    // with or without a GPU.
+    let r = yasmin(&[&q, "--engine=gpu", "--decide=vars"], None);
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("--decide=vars is not supported by the GPU engine"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
+    // `auto` takes the host engine for it, whatever the machine has; same answer sets as the
+    // default mode.
+    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
+    for engine in ["--engine=auto", "--engine=cpu"] {
+        let r = yasmin(&[&q, engine, "--decide=vars", "-n", "0"], None);
+        assert_eq!(r.code, Some(30), "{engine}: {}", r.stderr);
+        assert_eq!(answer_sets(&r.stdout), want, "{engine}");
+    }
+    let r = yasmin(&[&q, "--decide=vars", "--save-progress=0", "-n", "0"], None);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    assert_eq!(answer_sets(&r.stdout), want);
+    // Signs of rule decisions are fixed: saving them would silently do nothing.
+    let r = yasmin(&[&q, "--save-progress=3"], None);
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(r.stderr.contains("--save-progress needs --decide=vars"));
+}
+
+#[test]
 fn help_documents_the_exit_codes() {
     let r = yasmin(&["--help"], None);
     assert_eq!(r.code, Some(0));

@@ -2,7 +2,8 @@
 //!
 //! Invariant: for every generated program, the multiset of answer sets yasmin-rs prints with
 //! `-n 0` (each answer set a sorted list of shown atoms) equals clingo's, for both learning
-//! schemes, and the exit code says the same (20 none, 30 all found). A mismatch prints the
+//! schemes with the default `--decide=rules` and for one of them (alternating from program to
+//! program) with `--decide=vars` (host engine only), and the exit code says the same (20 none, 30 all found). A mismatch prints the
 //! program and both answers, saves the program as `tests/regress/diff-<kind>-<seed>.lp`, and
 //! fails the test. One exception, counted and reported but not failed: a disjunctive program
 //! (written so, or made so by gringo from a recursive non-monotone sum) that is not
@@ -27,6 +28,8 @@ use std::time::{Duration, Instant};
 
 const HEURISTICS: [&str; 3] = ["activity", "occ", "jw"];
 const LEARNING: [&str; 2] = ["res", "fwd"];
+/// `--decide` modes; `vars` runs once per program, with the learning scheme `i % 2` picks.
+const DECIDE: [&str; 2] = ["rules", "vars"];
 /// Regression files saved (and mismatches printed in full) per kind and run.
 const MAX_SAVED: usize = 5;
 const MAX_SHOWN: usize = 10;
@@ -190,18 +193,26 @@ enum Agreement {
 /// What yasmin-rs says (on stderr, with exit 66) about a disjunctive program it cannot shift.
 const NOT_HCF: &str = "disjunctive program is not head-cycle-free";
 
-/// Compare one program against clingo for every learning scheme; `Err` describes a mismatch.
+/// Compare one program against clingo for every learning scheme (`--decide=rules`), and for
+/// `LEARNING[vars_with % 2]` with `--decide=vars` when the engine is the host's; `Err`
+/// describes a mismatch.
 fn check_program(
     text: &str,
     aspif: &Path,
     expected: &Answers,
     heuristic: &str,
+    vars_with: usize,
 ) -> Result<Agreement, Mismatch> {
     let engine = std::env::var("YASMIN_DIFF_ENGINE").unwrap_or_else(|_| "cpu".into());
     let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
     let want_exit = if expected.sets.is_empty() { 20 } else { 30 };
-    for learning in LEARNING {
-        let args = [
+    let mut runs: Vec<(&str, &str)> = LEARNING.iter().map(|&l| (l, DECIDE[0])).collect();
+    if engine == "cpu" {
+        runs.push((LEARNING[vars_with % 2], DECIDE[1]));
+    }
+    for (learning, decide) in runs {
+        // The default is not passed, so that a binary from before `--decide` can be compared.
+        let mut args = vec![
             "-n",
             "0",
             "--engine",
@@ -211,10 +222,13 @@ fn check_program(
             "--heuristic",
             heuristic,
         ];
+        if decide != DECIDE[0] {
+            args.extend(["--decide", decide]);
+        }
         let (out, err, code) = run_limited(
             Command::new(solver_bin())
                 .arg(aspif)
-                .args(args)
+                .args(&args)
                 .args(["--time-limit", &limit.to_string()]),
             Duration::from_secs(limit + 10),
         );
@@ -286,7 +300,7 @@ fn run_kind(kind: Kind) {
         let aspif = ground(&text, &dir, &stem);
         let expected = clingo(&aspif);
         let heuristic = HEURISTICS[(i % 3) as usize];
-        match check_program(&text, &aspif, &expected, heuristic) {
+        match check_program(&text, &aspif, &expected, heuristic, i as usize) {
             Ok(Agreement::Agreed(n)) => {
                 sets += n;
                 unsat += (n == 0) as usize;
@@ -385,8 +399,8 @@ fn differential_regressions() {
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
         let aspif = ground(&text, &scratch, &stem);
         let expected = clingo(&aspif);
-        for heuristic in HEURISTICS {
-            if let Err(m) = check_program(&text, &aspif, &expected, heuristic) {
+        for (k, heuristic) in HEURISTICS.iter().enumerate() {
+            if let Err(m) = check_program(&text, &aspif, &expected, heuristic, k) {
                 eprintln!("MISMATCH {}:\n{}\n", f.display(), m.what);
                 failed.push(f.display().to_string());
                 break;

@@ -104,4 +104,8 @@ pub struct Options {
     /// Host engine: sum bodies native or translated (the completion must match: native sums
     /// only with `Sums::Native` and `--engine cpu`; the device engine needs the translation).
     pub sums: crate::config::Sums,
+    /// Host engine: decide on applicable rules (the paper's) or on any variable.
+    pub decide: crate::config::Decide,
+    /// `--decide=vars`: save signs on backjumps over more than this many levels (`None`: never).
+    pub save_progress: Option<u32>,
 }

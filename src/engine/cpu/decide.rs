@@ -251,6 +251,12 @@ impl CpuEngine {
     /// The next decision: the best applicable candidate, else complete-assignment's `F v` on
     /// the lowest unassigned variable (atoms come first), else `None` (the assignment is total).
     pub(super) fn decide(&mut self) -> Option<Lit> {
+        if self.vars {
+            // Every variable is ranked: the scan below only confirms the assignment is total.
+            if let Some(l) = self.decide_var() {
+                return Some(l);
+            }
+        }
         while let Some(v) = self.scores.pop() {
             if let Some(l) = self.rules.applicable(&self.a, v) {
                 return Some(l);

@@ -14,7 +14,8 @@
 //!   unassigned, body not false, positive body true), `T h` for a choice head whose body is
 //!   true — ranked by `--heuristic`; when none is left, complete-assignment decides `F` on the
 //!   remaining variables (atoms first), each as a decision of its own so that both learning
-//!   schemes see it as one.
+//!   schemes see it as one. With `--decide=vars` (`decide_vars`) any unassigned variable is
+//!   decided instead, with a fixed or saved sign, and the rule hooks are not run.
 //! - **Learning**: both schemes (`learn_res`: first UIP; `learn_fwd`: decision-level dependency
 //!   sets, exact at any depth) produce a nogood implied by the stored ones with exactly one
 //!   literal at the conflict level; the engine backjumps to the second-highest level, where it
@@ -35,6 +36,7 @@ mod assign;
 // `decide::Rules` and `unfounded` are shared with the device engine, which runs the
 // unfounded-set check on the host.
 pub(crate) mod decide;
+mod decide_vars;
 mod heuristic;
 mod integrate;
 mod learn_fwd;
@@ -53,6 +55,7 @@ mod tests;
 
 use self::assign::{Assignment, NO_REASON};
 use self::decide::Rules;
+use self::decide_vars::Phases;
 use self::heuristic::Scores;
 use self::integrate::Added;
 use self::learn_fwd::Deps;
@@ -64,7 +67,7 @@ use self::unfounded::Unfounded;
 
 use self::watch::Watch;
 use super::{Engine, EngineError, Limits, Model, Options, Stats, Step};
-use crate::config::Learning;
+use crate::config::{Decide, Learning};
 use crate::engine::restart::Restarts;
 use crate::ground::GroundProgram;
 use crate::lit::{Lit, Var};
@@ -86,6 +89,10 @@ pub struct CpuEngine {
     watches: Vec<Vec<Watch>>,
     scores: Scores,
     rules: Rules,
+    /// `--decide=vars`: decide on any variable (`decide_vars`), not on applicable rules.
+    vars: bool,
+    /// `--decide=vars`: the sign of each variable's next decision.
+    phases: Phases,
     deps: Deps,
     ufs: Unfounded,
     /// Source pointers: unfounded-set propagation at partial assignments (`source`).
@@ -128,6 +135,14 @@ impl CpuEngine {
         let input = (0..db.len()).map(|i| lits_of(db.nogood(i)));
         let scores = Scores::new(opts.heuristic, num_vars, input, opts.seed);
         let rules = Rules::new(g, c, num_vars);
+        let vars = opts.decide == Decide::Vars;
+        let phases = if vars {
+            Phases::new(num_vars, |v| {
+                v > g.num_atoms && !rules.var_bodies.get(v as usize).is_empty()
+            })
+        } else {
+            Phases::default()
+        };
         let mut e = CpuEngine {
             opts,
             num_atoms: g.num_atoms,
@@ -140,6 +155,8 @@ impl CpuEngine {
             src: Sources::new(g, &rules, num_vars),
             sums: Sums::new(&c.native_sums, num_vars, opts.learning == Learning::Fwd),
             rules,
+            vars,
+            phases,
             restarts: Restarts::default(),
             reduce: Reduce::default(),
             pending: Vec::new(),
@@ -177,7 +194,7 @@ impl CpuEngine {
             }
         }
         for v in 1..num_vars as Var {
-            if e.rules.is_candidate(v) {
+            if e.vars || e.rules.is_candidate(v) {
                 e.scores.insert(v);
             }
         }
@@ -286,12 +303,12 @@ impl CpuEngine {
         }
     }
 
-    /// Variable `v` took part in a conflict. Decisions are only made on candidates (bodies,
-    /// choice heads), so an atom that is no candidate passes the bump on to the bodies of
-    /// (a few of) its rules, the decisions that would make it true.
+    /// Variable `v` took part in a conflict. With `--decide=rules` decisions are only made on
+    /// candidates (bodies, choice heads), so an atom that is no candidate passes the bump on
+    /// to the bodies of (a few of) its rules, the decisions that would make it true.
     fn bump_var(&mut self, v: Var) {
         self.scores.bump(v);
-        if v <= self.num_atoms && !self.rules.is_candidate(v) {
+        if !self.vars && v <= self.num_atoms && !self.rules.is_candidate(v) {
             let rs = self.rules.atom_rules.get(v as usize);
             for &r in rs.iter().take(BUMP_RULES) {
                 let bv = self.rules.body_var[self.rules.rule_body[r as usize] as usize];
@@ -305,8 +322,11 @@ impl CpuEngine {
     fn assign(&mut self, l: Lit, reason: u32) {
         self.a.set(l, reason);
         self.deps.on_assign(&self.a, &self.store, l, reason);
-        self.rules
-            .on_assign(&self.a, &mut self.scores, l, self.num_atoms);
+        // `--decide=vars` never asks which rules are applicable: their counters can rest.
+        if !self.vars {
+            self.rules
+                .on_assign(&self.a, &mut self.scores, l, self.num_atoms);
+        }
     }
 
     /// Undo every level above `lvl`.
@@ -315,11 +335,23 @@ impl CpuEngine {
             return;
         }
         let start = self.a.lim[lvl as usize] as usize;
+        // `--save-progress N`: only a long backjump saves signs (clasp's rule).
+        let save = self
+            .opts
+            .save_progress
+            .is_some_and(|n| self.a.level() - lvl > n);
         self.sums_backtrack(start); // (agg) before the trail is popped
         while self.a.trail.len() > start {
             let l = self.a.trail.pop().expect("trail longer than start");
             self.a.clear(l);
-            self.rules.on_unassign(&mut self.scores, l, self.num_atoms);
+            if self.vars {
+                if save {
+                    self.phases.save(l);
+                }
+                self.scores.insert(l.var());
+            } else {
+                self.rules.on_unassign(&mut self.scores, l, self.num_atoms);
+            }
             self.src.on_unassign(l); // re-queue an unsourced atom no longer false
             self.cursor = self.cursor.min(l.var());
         }

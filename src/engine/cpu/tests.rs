@@ -11,6 +11,14 @@ use crate::config::Heuristic;
 use crate::nogoods::{NogoodDbBuilder, Origin};
 use lparse::{Program, ProgramBuilder, Rule};
 
+/// `opts` with `--decide=vars`.
+pub fn opts_vars(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
+    Options {
+        decide: crate::config::Decide::Vars,
+        ..opts(learning, heuristic, seed)
+    }
+}
+
 pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
     Options {
         learning,
@@ -18,6 +26,8 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
         seed,
         sync_always: false,
         sums: crate::config::Sums::Translate,
+        decide: crate::config::Decide::Rules,
+        save_progress: None,
     }
 }
 
@@ -81,14 +91,20 @@ const ALL: [(Learning, Heuristic); 6] = [
 fn models_all_configs(p: &Program) -> Vec<Vec<u32>> {
     let mut first: Option<Vec<Vec<u32>>> = None;
     for (l, h) in ALL {
-        let mut got = all_models(&mut engine_for(p, opts(l, h, 7)));
-        got.sort();
-        match &first {
-            None => first = Some(got),
-            Some(f) => assert_eq!(&got, f, "{l:?}/{h:?} disagrees"),
+        let saving = Options {
+            save_progress: Some(0),
+            ..opts_vars(l, h, 7)
+        };
+        for o in [opts(l, h, 7), opts_vars(l, h, 7), saving] {
+            let mut got = all_models(&mut engine_for(p, o));
+            got.sort();
+            match &first {
+                None => first = Some(got),
+                Some(f) => assert_eq!(&got, f, "{l:?}/{h:?}/{:?} disagrees", o.decide),
+            }
         }
     }
-    first.expect("six configurations")
+    first.expect("eighteen configurations")
 }
 
 #[test]

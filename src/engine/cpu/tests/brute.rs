@@ -5,7 +5,8 @@
 //! the differential test against the engine.
 
 use super::{all_models, engine_for, opts, prog};
-use crate::config::{Heuristic, Learning};
+use crate::config::{Decide, Heuristic, Learning};
+use crate::engine::Options;
 use lparse::{Body, Head, HeadKind, Program, Rule, WLit};
 
 /// The value of program literal `l` when positive atoms are read in `pos` and negated ones in
@@ -214,13 +215,18 @@ pub fn to_clingo(p: &Program) -> String {
     out
 }
 
-const CONFIGS: [(Learning, Heuristic); 6] = [
-    (Learning::Res, Heuristic::Occ),
-    (Learning::Res, Heuristic::Jw),
-    (Learning::Res, Heuristic::Activity),
-    (Learning::Fwd, Heuristic::Occ),
-    (Learning::Fwd, Heuristic::Jw),
-    (Learning::Fwd, Heuristic::Activity),
+/// Learning, heuristic, decisions, `--save-progress`.
+const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>); 10] = [
+    (Learning::Res, Heuristic::Occ, Decide::Rules, None),
+    (Learning::Res, Heuristic::Jw, Decide::Rules, None),
+    (Learning::Res, Heuristic::Activity, Decide::Rules, None),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None),
+    (Learning::Fwd, Heuristic::Jw, Decide::Rules, None),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None),
+    (Learning::Res, Heuristic::Activity, Decide::Vars, None),
+    (Learning::Res, Heuristic::Jw, Decide::Vars, Some(0)),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, None),
+    (Learning::Fwd, Heuristic::Occ, Decide::Vars, Some(1)),
 ];
 
 #[test]
@@ -233,15 +239,20 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         total_models += expected.len();
         let g = crate::ground::analyse(&p).expect("generator makes no unsupported input");
         nontight += !g.tight as usize;
-        for (learning, heuristic) in CONFIGS {
-            let mut e = engine_for(&p, opts(learning, heuristic, seed));
+        for (learning, heuristic, decide, save_progress) in CONFIGS {
+            let o = Options {
+                decide,
+                save_progress,
+                ..opts(learning, heuristic, seed)
+            };
+            let mut e = engine_for(&p, o);
             let mut got = all_models(&mut e);
             // Model atoms beyond the program's are never true; compare over 1..=max_atom.
             got.sort();
             assert_eq!(
                 got,
                 expected,
-                "seed {seed}, {learning:?}/{heuristic:?}, program (clingo syntax):\n{}",
+                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}, program (clingo syntax):\n{}",
                 to_clingo(&p)
             );
         }

@@ -4,7 +4,7 @@
 //! brute-force answer sets under every learning scheme and heuristic.
 
 use super::brute::{answer_sets, to_clingo};
-use super::{all_models, opts, prog};
+use super::{all_models, opts, opts_vars, prog};
 use crate::config::{Heuristic, Learning};
 use crate::engine::cpu::CpuEngine;
 use lparse::{Program, Rule};
@@ -64,19 +64,22 @@ fn native_sums_give_exactly_the_brute_force_answer_sets() {
         total += expected.len();
         let g = crate::ground::analyse(&p).expect("supported program");
         let c = crate::nogoods::complete_all_native(&g);
-        for (learning, heuristic) in [
-            (Learning::Res, Heuristic::Activity),
-            (Learning::Res, Heuristic::Occ),
-            (Learning::Fwd, Heuristic::Activity),
-            (Learning::Fwd, Heuristic::Jw),
+        for (learning, heuristic, vars) in [
+            (Learning::Res, Heuristic::Activity, false),
+            (Learning::Res, Heuristic::Occ, false),
+            (Learning::Fwd, Heuristic::Activity, false),
+            (Learning::Fwd, Heuristic::Jw, false),
+            (Learning::Res, Heuristic::Activity, true),
+            (Learning::Fwd, Heuristic::Activity, true),
         ] {
-            let mut e = CpuEngine::new(&g, &c, opts(learning, heuristic, seed));
+            let o = if vars { opts_vars } else { opts };
+            let mut e = CpuEngine::new(&g, &c, o(learning, heuristic, seed));
             let mut got = all_models(&mut e);
             got.sort();
             assert_eq!(
                 got,
                 expected,
-                "seed {seed}, {learning:?}/{heuristic:?}:\n{}",
+                "seed {seed}, {learning:?}/{heuristic:?}, vars {vars}:\n{}",
                 to_clingo(&p)
             );
         }
