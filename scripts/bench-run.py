@@ -13,8 +13,10 @@ solver's time does not include decompression.
 
 Configurations (--configs, comma separated):
   clingo                          clingo (--clingo CMD, default 'clingo --mode=clasp')
-  ENGINE:LEARNING[:HEURISTIC]     yasmin-rs --engine ENGINE --learning LEARNING --heuristic H
-                                  e.g. cpu:res, gpu:fwd:jw (heuristic default: the binary's)
+  ENGINE:LEARNING[:HEURISTIC[:DECIDE]]
+                                  yasmin-rs --engine ENGINE --learning LEARNING --heuristic H
+                                  --decide D; e.g. cpu:res, gpu:fwd:jw, cpu:res:activity:vars
+                                  (heuristic and decisions default: the binary's)
 
 Example (GPU machine):
   python3 scripts/bench-run.py --bin .device/yasmin-rs --ground-dir .device/ground \\
@@ -116,11 +118,13 @@ def parse_config(c):
     if c == "clingo":
         return {"name": "clingo", "solver": "clingo"}
     parts = c.split(":")
-    if len(parts) not in (2, 3) or parts[0] not in ("cpu", "gpu", "auto"):
-        sys.exit("bad configuration %r (want clingo or ENGINE:LEARNING[:HEURISTIC])" % c)
+    if len(parts) not in (2, 3, 4) or parts[0] not in ("cpu", "gpu", "auto"):
+        sys.exit("bad configuration %r (want clingo or ENGINE:LEARNING[:HEURISTIC[:DECIDE]])" % c)
     cfg = {"name": c, "solver": "yasmin-rs", "engine": parts[0], "learning": parts[1]}
-    if len(parts) == 3:
+    if len(parts) >= 3:
         cfg["heuristic"] = parts[2]
+    if len(parts) == 4:
+        cfg["decide"] = parts[3]
     return cfg
 
 
@@ -133,6 +137,8 @@ def command(cfg, args, ground):
             "--learning", cfg["learning"], "--time-limit", str(args.time_limit)]
     if "heuristic" in cfg:
         argv += ["--heuristic", cfg["heuristic"]]
+    if "decide" in cfg:
+        argv += ["--decide", cfg["decide"]]
     if args.quiet:
         argv.append("-q")
     return argv + shlex.split(args.extra)
@@ -155,6 +161,7 @@ def run_one(cfg, inst, ground, args, clingo_result):
         "engine": cfg.get("engine"),
         "learning": cfg.get("learning"),
         "heuristic": cfg.get("heuristic"),
+        "decide": cfg.get("decide"),
         "expected": inst["expected"],
         "result": result,
         "verdict": verdict,
