@@ -8,9 +8,15 @@ Invariant: every number is computed from one row's --stats (rates over the engin
 time); a missing statistic prints '-', never an estimate.
 
   scripts/table1.py ROWS.jsonl [--classes visitall,sokoban,graphcol,labyrinth,ppm] > table.md
+
+After the per-instance table, a summary per class: the median over the class's instances of
+props/s per configuration, the gpu/cpu ratio of those medians, the median host<->device bytes
+per decision (both directions) and device memory / (nogoods + learned store); and, per
+configuration, the instances solved, and on how many instances fwd's props/s beat res's.
 """
 import argparse
 import json
+import statistics
 
 CONFIGS = ["cpu:res", "cpu:fwd", "gpu:res", "gpu:fwd"]
 
@@ -65,6 +71,54 @@ def main():
                   f"| {fmt(st.get('avg_learned_len'), 1)} | {fmt(per_dec(st, 'kernel_launches'), 1)} "
                   f"| {fmt(per_dec(st, 'bytes_to_device'), 0)} | {fmt(per_dec(st, 'bytes_from_device'), 0)} "
                   f"| {fmt(raw.get('device_memory'), 1)} | {fmt(nl, 1)} |")
+    summary(rows, classes)
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def summary(rows, classes):
+    def stat(r, f):
+        return f(r.get("stats") or {}, r.get("stats_raw") or {}) if r else None
+
+    def props(st, raw):
+        return rate(st, "propagations")
+
+    def hd(st, raw):
+        a, b = per_dec(st, "bytes_to_device"), per_dec(st, "bytes_from_device")
+        return a + b if a is not None and b is not None else None
+
+    def mem(st, raw):
+        if raw.get("device_memory") and "device_memory_nogoods" in raw:
+            return raw["device_memory"] / (raw["device_memory_nogoods"] + raw["device_memory_learned"])
+        return None
+
+    print()
+    print("| class | cpu:res props/s | cpu:fwd | gpu:res | gpu:fwd | gpu/cpu res | gpu/cpu fwd "
+          "| H↔D B/decision res | fwd | device mem / (nogoods + learned) res | fwd |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for cl in classes:
+        insts = sorted({k[0] for k in rows if k[0].split("/")[0] == cl})
+        m = {c: median(stat(rows.get((i, c)), props) for i in insts) for c in CONFIGS}
+        ratio = {lr: (m["gpu:" + lr] / m["cpu:" + lr]) if m["gpu:" + lr] and m["cpu:" + lr] else None
+                 for lr in ("res", "fwd")}
+        b = {lr: median(stat(rows.get((i, "gpu:" + lr)), hd) for i in insts) for lr in ("res", "fwd")}
+        dm = {lr: median(stat(rows.get((i, "gpu:" + lr)), mem) for i in insts) for lr in ("res", "fwd")}
+        print(f"| {cl} | {fmt(m['cpu:res'])} | {fmt(m['cpu:fwd'])} | {fmt(m['gpu:res'])} "
+              f"| {fmt(m['gpu:fwd'])} | {fmt(ratio['res'], 3)} | {fmt(ratio['fwd'], 3)} "
+              f"| {fmt(b['res'])} | {fmt(b['fwd'])} | {fmt(dm['res'], 2)} | {fmt(dm['fwd'], 2)} |")
+    print()
+    insts = sorted({k[0] for k in rows})
+    solved = {c: sum(1 for i in insts if rows.get((i, c), {}).get("solved")) for c in CONFIGS}
+    print("Solved within the limit, of %d instances: %s." % (
+        len(insts), ", ".join(f"{c} {n}" for c, n in solved.items())))
+    for eng in ("cpu", "gpu"):
+        pairs = [(stat(rows.get((i, eng + ":fwd")), props), stat(rows.get((i, eng + ":res")), props))
+                 for i in insts]
+        pairs = [(f, r) for f, r in pairs if f is not None and r is not None]
+        print(f"{eng}: fwd's props/s above res's on {sum(f > r for f, r in pairs)} of {len(pairs)} instances.")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Issue 3's acceptance 3 as one table: per instance of the host list, clingo's time and each
+yasmin-rs configuration's time (or 'unknown' / 'WRONG'), from bench-run.py rows; the last row
+of an (instance, configuration) pair wins, so pass a first run and then its retries
+(scripts/host-retry.py). Ends with the count each configuration solved.
+
+usage: scripts/host-acceptance.py ROWS.jsonl [ROWS.jsonl ...] > table.md"""
+import json
+import sys
+
+
+def main():
+    rows = {}
+    for path in sys.argv[1:]:
+        for line in open(path):
+            if line.strip():
+                r = json.loads(line)
+                rows[(r["instance"], r["config"])] = r
+    configs = sorted({c for _, c in rows if c != "clingo"})
+    insts = sorted({i for i, _ in rows})
+
+    def cell(r):
+        if r is None:
+            return "-"
+        if r["verdict"] in ("WRONG", "ERROR"):
+            return "**%s**" % r["verdict"]
+        return "%.2f" % r["wall_s"] if r["solved"] else "unknown (%d s)" % r["time_limit"]
+
+    print("| instance | expected | clingo s | " + " | ".join(configs) + " |")
+    print("|---|---|---:|" + "---:|" * len(configs))
+    for i in insts:
+        exp = next(r["expected"] for (j, _), r in rows.items() if j == i)
+        print("| %s | %s | %s | %s |" % (i.replace("/instances/", "/"), exp, cell(rows.get((i, "clingo"))),
+                                       " | ".join(cell(rows.get((i, c))) for c in configs)))
+    print()
+    for c in ["clingo"] + configs:
+        got = [rows[(i, c)] for i in insts if (i, c) in rows]
+        wrong = sum(r["verdict"] in ("WRONG", "ERROR") for r in got)
+        print("- %s: %d of %d solved, %d WRONG" % (c, sum(r["solved"] for r in got), len(got), wrong))
+    both = [c for c in configs if c.startswith("cpu:")]
+    for lr in ("res", "fwd"):
+        cs = [c for c in both if c.split(":")[1] == lr]
+        any_ = sum(any(rows.get((i, c), {}).get("solved") for c in cs) for i in insts)
+        print("- %s in any decision mode (%s): %d of %d" % (lr, ", ".join(cs), any_, len(insts)))
+
+
+if __name__ == "__main__":
+    main()
