@@ -13,29 +13,14 @@
 
 // Grid barrier that also ends a round: the last block to arrive swaps the frontiers
 // (round_finish) and decides whether round r + 1 runs (st[GO]) before it releases the others,
-// so a round costs one grid barrier, not two. Same memory argument as grid_barrier: every block
-// fenced its writes before arriving, and the released blocks fence before reading st.
+// so a round costs one grid barrier, not two.
 __device__ __forceinline__ void round_barrier(const Dev& d, u32 r, u32 max_rounds) {
     u32* st = d.st;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        volatile u32* gen = &st[YS_ST_BAR_GEN];
-        u32 g = *gen;
+    grid_barrier_then(st, [&] {
+        round_finish(d, *((volatile u32*)&st[YS_ST_PARITY]));
+        st[YS_ST_GO] = (r + 1 < max_rounds && round_active(st)) ? 1u : 0u;
         __threadfence();
-        if (atomicAdd(&st[YS_ST_BAR_COUNT], 1u) == gridDim.x - 1) {
-            st[YS_ST_BAR_COUNT] = 0;
-            __threadfence();
-            round_finish(d, *((volatile u32*)&st[YS_ST_PARITY]));
-            st[YS_ST_GO] = (r + 1 < max_rounds && round_active(st)) ? 1u : 0u;
-            __threadfence();
-            atomicAdd(&st[YS_ST_BAR_GEN], 1u);
-        } else {
-            while (*gen == g) {
-            }
-        }
-        __threadfence();
-    }
-    __syncthreads();
+    });
 }
 
 extern "C" __global__ void step_k(Dev d, u32 do_decide, u32 max_rounds) {

@@ -328,10 +328,12 @@ __device__ __forceinline__ bool last_block_done(u32* counter) {
 
 // Grid-wide barrier for step_k, which is launched cooperatively (every block co-resident, so
 // spinning cannot starve a block that has not arrived). Thread 0 of each block reads the
-// generation before arriving; the last block to arrive resets the count and then bumps the
-// generation, which releases the others. The fences make every write before the barrier
-// visible to every read after it.
-__device__ __forceinline__ void grid_barrier(u32* st) {
+// generation before arriving; the last block to arrive resets the count, runs `last` (its
+// thread 0 only, with every block's writes before the barrier visible to it) and then bumps
+// the generation, which releases the others. The fences make every write before the barrier,
+// and `last`'s, visible to every read after it.
+template <typename Last>
+__device__ __forceinline__ void grid_barrier_then(u32* st, Last last) {
     __syncthreads();
     if (threadIdx.x == 0) {
         volatile u32* gen = &st[YS_ST_BAR_GEN];
@@ -340,6 +342,7 @@ __device__ __forceinline__ void grid_barrier(u32* st) {
         if (atomicAdd(&st[YS_ST_BAR_COUNT], 1u) == gridDim.x - 1) {
             st[YS_ST_BAR_COUNT] = 0;
             __threadfence();
+            last();
             atomicAdd(&st[YS_ST_BAR_GEN], 1u);
         } else {
             while (*gen == g) {
@@ -348,4 +351,8 @@ __device__ __forceinline__ void grid_barrier(u32* st) {
         __threadfence();
     }
     __syncthreads();
+}
+
+__device__ __forceinline__ void grid_barrier(u32* st) {
+    grid_barrier_then(st, [] {});
 }
