@@ -247,48 +247,26 @@ extern "C" __global__ void prop_units_k(Dev d) {
     }
 }
 
-// The work of one round over frontier `cur`, by the whole grid or (`local`: at most
-// YS_LOCAL_CAP literals) by the calling block alone. On the grid, blocks stride over the
-// frontier for the short input nogoods, their threads over the occurrences of one literal (so a
-// literal in more nogoods than a block has threads is fully covered); in a local round the
-// block's threads stride over all the frontier's occurrences. Threads stride over
-// the frontier for the short learned lists (one thread per list); warps stride over it twice,
-// for the input watch lists and the long learned ones (one warp per list, scanning a nogood 32
-// literals at a time). Every caller runs it in whole warps with the same (cur, cdl, local) in
-// all lanes.
-__device__ void round_body(const Dev& d, u32 cur, u32 cdl, bool local) {
+// The work of one round over frontier `cur`: blocks stride over the frontier for the short
+// input nogoods (threads stride over the occurrences of one literal, so a literal in more
+// nogoods than a block has threads is fully covered); threads stride over it for the short
+// learned lists (one thread per list); warps stride over it twice, for the input watch lists
+// and the long learned ones (one warp per list, scanning a nogood 32 literals at a time).
+// Every caller runs it in whole warps with the same (cur, cdl) in all lanes.
+__device__ void round_body(const Dev& d, u32 cur, u32 cdl) {
     u32 next = cur ^ 1u;
     u32 n = d.st[YS_ST_FRONT_LEN0 + cur];
     const u32* f = frontier(d, cur);
-    if (local) {
-        // n <= YS_LOCAL_CAP: the threads stride over the occurrences of all n literals at once
-        // (prefix sums of their counts in shared memory), so the load is even whatever the
-        // lists' lengths.
-        __shared__ u32 pre[YS_LOCAL_CAP + 1];
-        if (threadIdx.x == 0) {
-            pre[0] = 0;
-            for (u32 i = 0; i < n; ++i) pre[i + 1] = pre[i] + d.socc_off[f[i] + 1] - d.socc_off[f[i]];
-        }
-        __syncthreads();
-        for (u32 k = threadIdx.x, i = 0; k < pre[n]; k += blockDim.x) {
-            while (pre[i + 1] <= k) ++i;
-            u32 id = d.socc[d.socc_off[f[i]] + (k - pre[i])];
+    for (u32 i = blockIdx.x; i < n; i += gridDim.x) {
+        u32 l = f[i];
+        u32 b = d.socc_off[l], e = d.socc_off[l + 1];
+        for (u32 k = b + threadIdx.x; k < e; k += blockDim.x) {
+            u32 id = d.socc[k];
             u32 s = d.ng_off[id];
             check_nogood(d, d.ng_lits + s, d.ng_off[id + 1] - s, id, cdl, next);
         }
-    } else {
-        for (u32 i = blockIdx.x; i < n; i += gridDim.x) {
-            u32 l = f[i];
-            u32 b = d.socc_off[l], e = d.socc_off[l + 1];
-            for (u32 k = b + threadIdx.x; k < e; k += blockDim.x) {
-                u32 id = d.socc[k];
-                u32 s = d.ng_off[id];
-                check_nogood(d, d.ng_lits + s, d.ng_off[id + 1] - s, id, cdl, next);
-            }
-        }
     }
-    const u32 t = local ? threadIdx.x : blockIdx.x * blockDim.x + threadIdx.x;
-    const u32 nt = local ? blockDim.x : gridDim.x * blockDim.x;
+    u32 t = blockIdx.x * blockDim.x + threadIdx.x, nt = gridDim.x * blockDim.x;
     for (u32 i = t; i < n; i += nt) short_learned_walk(d, f[i], cdl, next);
     // Warp-uniform loop (i is the same in every lane): watch_visit's shuffles need all lanes.
     for (u32 i = t >> 5; i < 2 * n; i += nt >> 5) watch_walk(d, i >= n, f[i >= n ? i - n : i], cdl, next);
@@ -322,6 +300,6 @@ extern "C" __global__ void prop_round_k(Dev d) {
     // while the lanes read it.
     bool active = __shfl_sync(YS_FULL_MASK, round_active(st), 0);
     u32 cur = st[YS_ST_PARITY];
-    if (active) round_body(d, cur, st[YS_ST_CDL], false);
+    if (active) round_body(d, cur, st[YS_ST_CDL]);
     if (last_block_done(&st[YS_ST_ROUND_DONE]) && active) round_finish(d, cur);
 }

@@ -55,7 +55,6 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ST_BEST_LO 18       // 64-bit best decision key (8-byte aligned)
 #define YS_ST_BEST_HI 19
 #define YS_ST_N_COMPLETED 20   // variables falsified by the last complete step
-#define YS_ST_LOCAL 21         // step_k: 1 while the next rounds run in block 0 alone (written between barriers)
 #define YS_ST_ROUND_DONE 22    // blocks of prop_round_k that finished (last-block pattern)
 #define YS_ST_ACT_INC 23       // activity increment (float bits)
 #define YS_ST_ROUNDS_BUSY 24   // rounds that found work since the host last cleared it
@@ -65,7 +64,6 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 #define YS_ST_BAR_GEN 28       // grid barrier of step_k: generation
 #define YS_ST_LB_COUNT 29      // learned binary nogoods stored (short partition)
 #define YS_ST_LT_COUNT 30      // learned ternary nogoods stored (short partition)
-#define YS_ST_STEP_ROUND 31    // step_k: rounds run in this launch
 #define YS_ST_UFS_SEED 32      // ufs_check_k: the unfounded atom the loop nogood is built for
 #define YS_ST_UFS_EPOCH 33     // ufs_check_k: marks of the nogood's variables (ufs_mark)
 #define YS_ST_UFS_FLAG0 34     // ufs_check_k: "changed" flags of rounds r = 0, 1, 2 (mod 3)
@@ -116,8 +114,6 @@ __device__ __forceinline__ u32 lit_f(u32 v) { return (v << YS_LIT_SHIFT) | YS_LI
 
 #define YS_BLOCK 256           // threads per block of every multi-block kernel
 #define YS_FULL_MASK 4294967295u  // all lanes of a warp (blocks are whole warps)
-#define YS_LOCAL_CAP 32        // step_k: most frontier literals of a round block 0 runs alone
-#define YS_LOCAL_OCC 1024      // ... and most short input nogood occurrences of that frontier
 #define YS_LEARN_THREADS 256
 
 #define YS_DEV_BYTES 480

@@ -8,7 +8,7 @@ use cudarc::driver::{LaunchConfig, PushKernelArg};
 
 use super::buffers::Buffers;
 use super::device::{engine_error, Device};
-use super::layout::{DevParams, BLOCK, LEARN_THREADS, LOCAL_CAP};
+use super::layout::{DevParams, BLOCK, LEARN_THREADS};
 use super::profile::Profile;
 use crate::engine::EngineError;
 
@@ -21,23 +21,6 @@ pub struct Launcher {
     pub coop: bool,
     /// Per-kernel timings under `YASMIN_PROFILE=1` (every launch is then synchronised).
     pub profile: Option<Profile>,
-    /// step_k runs a round whose frontier has at most this many literals in block 0 alone
-    /// (no grid barrier); 0: every round on the whole grid. [`local_max_from_env`].
-    pub local_max: u32,
-}
-
-/// Default of [`Launcher::local_max`]: a frontier of 8 literals gives each of a block's 8 warps
-/// one short-nogood list and two watch lists.
-pub const LOCAL_MAX: u32 = 8;
-
-/// `YASMIN_LOCAL_ROUNDS=N` overrides [`LOCAL_MAX`] (0 turns local rounds off; at most
-/// [`LOCAL_CAP`]), for side-by-side measurements; anything unparsable keeps the default.
-pub fn local_max_from_env() -> u32 {
-    std::env::var("YASMIN_LOCAL_ROUNDS")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(LOCAL_MAX)
-        .min(LOCAL_CAP)
 }
 
 fn grid_for(n: u32, cap: u32) -> u32 {
@@ -213,7 +196,6 @@ impl Launcher {
         max_rounds: u32,
     ) -> Result<bool, EngineError> {
         let p = b.params();
-        let local_max = self.local_max;
-        self.launch_coop("step_k", &p, &[decide as u32, max_rounds, local_max])
+        self.launch_coop("step_k", &p, &[decide as u32, max_rounds])
     }
 }

@@ -39,8 +39,6 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("ST_ROUNDS_BUSY", st::ROUNDS_BUSY as u64),
     ("ST_UNDO_DONE", st::UNDO_DONE as u64),
     ("ST_GO", st::GO as u64),
-    ("ST_LOCAL", st::LOCAL as u64),
-    ("ST_STEP_ROUND", st::STEP_ROUND as u64),
     ("ST_BAR_COUNT", st::BAR_COUNT as u64),
     ("ST_BAR_GEN", st::BAR_GEN as u64),
     ("ST_LB_COUNT", st::LB_COUNT as u64),
@@ -81,8 +79,6 @@ pub const CONSTANTS: &[(&str, u64)] = &[
     ("SRC_INJECT", src::INJECT as u64),
     ("SRC_DECISIONS", src::DECISIONS as u64),
     ("BLOCK", BLOCK as u64),
-    ("LOCAL_CAP", LOCAL_CAP as u64),
-    ("LOCAL_OCC", LOCAL_OCC as u64),
     ("FULL_MASK", u32::MAX as u64),
     ("LEARN_THREADS", LEARN_THREADS as u64),
     ("DEV_BYTES", DEV_BYTES as u64),
@@ -96,12 +92,6 @@ pub const DEPS_LEVELS: u32 = 128;
 pub const BODY_CONJ: u32 = 0;
 pub const BODY_SUM: u32 = 1;
 pub const BLOCK: u32 = 256;
-/// step_k's local rounds (block 0 alone) take frontiers of at most this many literals (the
-/// launcher clamps `local_max` to it; `kernels/step.cu`).
-pub const LOCAL_CAP: u32 = 32;
-/// ... and with at most this many short input nogood occurrences in all, so a literal in
-/// thousands of short nogoods still gets the whole grid.
-pub const LOCAL_OCC: u32 = 4 * BLOCK;
 pub const LEARN_THREADS: u32 = 256;
 pub const DEV_BYTES: usize = 480;
 /// Tags of the short learned partition in nogood ids (`kernels/yasmin.cuh`): binary j is
@@ -135,8 +125,6 @@ pub mod st {
     pub const BEST_LO: usize = 18;
     pub const BEST_HI: usize = 19;
     pub const N_COMPLETED: usize = 20;
-    /// step_k: 1 while the next round is run by block 0 alone (small frontier).
-    pub const LOCAL: usize = 21;
     pub const ROUND_DONE: usize = 22;
     pub const ACT_INC: usize = 23;
     pub const ROUNDS_BUSY: usize = 24;
@@ -146,8 +134,6 @@ pub mod st {
     pub const BAR_GEN: usize = 28;
     pub const LB_COUNT: usize = 29;
     pub const LT_COUNT: usize = 30;
-    /// step_k: rounds run in this launch.
-    pub const STEP_ROUND: usize = 31;
     pub const UFS_SEED: usize = 32;
     pub const UFS_EPOCH: usize = 33;
     pub const UFS_FLAG0: usize = 34;

@@ -94,7 +94,6 @@ impl GpuEngine {
                 sync_always: opts.sync_always,
                 coop: std::env::var_os("YASMIN_NO_COOP").is_none(),
                 profile: profile::Profile::from_env(),
-                local_max: launch::local_max_from_env(),
             },
             buf,
             num_vars: c.db.num_vars as usize,
