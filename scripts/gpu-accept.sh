@@ -18,7 +18,7 @@
 #                  one process at a time (rates without time-slicing), and cpu:res, cpu:fwd beside
 #                  them on the host CPU, TIME_LIMIT s each.
 #   PART=sanitizer scripts/gpu-accept.sh KIT    compute-sanitizer memcheck and racecheck on a few
-#                  instances of each class (res and fwd, SAN_LIMIT s) and on corpus programs.
+#                  instances of each class (res and fwd, SAN_LIMIT s, default 60: the set-up under the tools takes seconds) and on corpus programs.
 #   PART="corpus instances" runs parts one after the other (corpus + instances fit one call).
 # Output under $OUT/accept/ (packed into $OUT/accept-PART.tar.gz); a summary on stdout.
 set -uo pipefail
@@ -90,7 +90,9 @@ sanitizer)
         local tool=$1 l=$2 label=$3; shift 3
         timeout 300 "$SAN" --tool "$tool" --error-exitcode 99 "$@" > "/tmp/san/$label-$tool-$l.log" 2>&1
         local rc=$?
-        echo "$label $tool $l rc=$rc $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "/tmp/san/$label-$tool-$l.log")"
+        # Choices: that the search ran under the tool (the set-up alone can use up the limit).
+        echo "$label $tool $l rc=$rc $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "/tmp/san/$label-$tool-$l.log")" \
+            "$(grep -m1 -E '^Choices' "/tmp/san/$label-$tool-$l.log" | tr -s ' ')"
         [ $rc = 99 ] && grep -m20 -B2 -A8 '=========' "/tmp/san/$label-$tool-$l.log" | head -60
     }
     {
@@ -103,7 +105,7 @@ sanitizer)
             for l in res fwd; do
                 for tool in memcheck racecheck; do
                     san_one $tool $l "$(echo "$i" | sed "s|/instances/|-|")" "$BIN" --engine gpu --learning $l \
-                        --time-limit "${SAN_LIMIT:-4}" -q "$f" > "/tmp/san/r-$(echo "$i" | tr / -)-$l-$tool" &
+                        --time-limit "${SAN_LIMIT:-60}" --stats -q "$f" > "/tmp/san/r-$(echo "$i" | tr / -)-$l-$tool" &
                     pids+=($!)
                 done
             done
