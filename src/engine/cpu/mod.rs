@@ -272,6 +272,14 @@ impl CpuEngine {
     /// False when the conflict does not depend on any decision (no model).
     fn resolve(&mut self, confl: NgRef) -> bool {
         let use_fwd = self.opts.learning == Learning::Fwd && self.deps.usable();
+        if use_fwd {
+            // Forward learning sees only decisions; the violated nogood's variables tell the
+            // activity heuristic where the conflict happened (resolution bumps them and more).
+            for i in 0..self.store.lits(confl).len() {
+                let v = self.store.lits(confl)[i].var();
+                self.bump_var(v);
+            }
+        }
         let jump = if use_fwd {
             self.analyse_fwd(confl)
         } else {

@@ -277,6 +277,10 @@ fn forward_learning_falls_back_to_resolution_when_the_budget_is_spent() {
 
 /// An engine over hand-made nogoods only (no rules): every decision is complete-assignment's.
 fn nogood_engine(num_vars: u32, ngs: &[&[Lit]]) -> CpuEngine {
+    nogood_engine_with(num_vars, ngs, opts(Learning::Res, Heuristic::Occ, 1))
+}
+
+fn nogood_engine_with(num_vars: u32, ngs: &[&[Lit]], o: Options) -> CpuEngine {
     let mut b = NogoodDbBuilder::new();
     b.reserve_vars(num_vars);
     for ng in ngs {
@@ -291,7 +295,7 @@ fn nogood_engine(num_vars: u32, ngs: &[&[Lit]]) -> CpuEngine {
         db: b.build(),
         ..Default::default()
     };
-    CpuEngine::new(&g, &c, opts(Learning::Res, Heuristic::Occ, 1))
+    CpuEngine::new(&g, &c, o)
 }
 
 #[test]
@@ -317,6 +321,28 @@ fn propagation_fires_units_and_detects_conflicts() {
     let jump = e.analyse_res(confl).expect("depends on a decision");
     assert_eq!(jump, 0);
     assert_eq!(e.learnt, vec![t(4)]);
+}
+
+#[test]
+fn forward_learning_bumps_the_violated_nogood() {
+    let (t, f) = (Lit::t, Lit::f);
+    let ngs: &[&[Lit]] = &[
+        &[f(1)],
+        &[t(1), t(2)],
+        &[f(2), t(3), t(4)],
+        &[t(1), f(3), t(4)],
+    ];
+    let mut e = nogood_engine_with(4, ngs, opts(Learning::Fwd, Heuristic::Activity, 1));
+    assert!(e.propagate().is_none());
+    e.a.lim.push(e.a.trail.len() as u32);
+    e.assign(t(4), NO_REASON);
+    let confl = e.propagate().expect("conflict");
+    // Variable 3 is in both ternaries (so in the violated one) and is no decision: only the
+    // bump of the violated nogood's variables reaches it.
+    let before = e.scores.score[3];
+    assert!(e.resolve(confl));
+    assert_eq!(e.learnt, vec![t(4)]);
+    assert!(e.scores.score[3] > before, "{} -> {}", before, e.scores.score[3]);
 }
 
 #[test]
