@@ -273,7 +273,12 @@ impl CpuEngine {
     fn resolve(&mut self, confl: NgRef) -> bool {
         let use_fwd = self.opts.learning == Learning::Fwd && self.deps.usable();
         if use_fwd {
-            self.bump_conflict_side(confl);
+            // Forward learning sees only decisions; the violated nogood's variables tell the
+            // activity heuristic where the conflict happened (resolution bumps them and more).
+            for i in 0..self.store.lits(confl).len() {
+                let v = self.store.lits(confl)[i].var();
+                self.bump_var(v);
+            }
         }
         let jump = if use_fwd {
             self.analyse_fwd(confl)
@@ -302,27 +307,6 @@ impl CpuEngine {
                 debug_assert!(false, "learned nogood violated after backjump");
                 self.conflict = Some(r);
                 true
-            }
-        }
-    }
-
-    /// Forward learning sees only the decisions a conflict depends on. So that the activity
-    /// heuristic still learns where conflicts happen, bump the violated nogood's variables and
-    /// those of their reasons (one step of what resolution would visit, without its walk over
-    /// the trail). A lazy sum reason is not stored and is skipped.
-    fn bump_conflict_side(&mut self, confl: NgRef) {
-        for i in 0..self.store.lits(confl).len() {
-            let v = self.store.lits(confl)[i].var();
-            self.bump_var(v);
-            let r = self.a.reason[v as usize];
-            if r == NO_REASON || r == sums::LAZY {
-                continue;
-            }
-            for k in 0..self.store.lits(r).len() {
-                let u = self.store.lits(r)[k].var();
-                if u != v {
-                    self.bump_var(u);
-                }
             }
         }
     }
