@@ -342,7 +342,12 @@ fn forward_learning_bumps_the_violated_nogood() {
     let before = e.scores.score[3];
     assert!(e.resolve(confl));
     assert_eq!(e.learnt, vec![t(4)]);
-    assert!(e.scores.score[3] > before, "{} -> {}", before, e.scores.score[3]);
+    assert!(
+        e.scores.score[3] > before,
+        "{} -> {}",
+        before,
+        e.scores.score[3]
+    );
 }
 
 #[test]
