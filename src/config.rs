@@ -45,6 +45,19 @@ pub enum Heuristic {
     Activity,
 }
 
+/// The nogood forward learning keeps of a conflict (`--fwd-cut`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FwdCut {
+    /// The paper's Algorithm 4: the decisions the violated nogood depends on (its bitmaps'
+    /// union). Both engines.
+    Decisions,
+    /// The conflict's first UIP, found from dominators kept during propagation, instead of the
+    /// level's decision; the violated nogood's literals of lower levels whose decisions are
+    /// not in the union of the rest, instead of their decisions. No trail walk. Host engine
+    /// only.
+    Uip,
+}
+
 /// What the host engine decides on (`--decide`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Decide {
@@ -119,6 +132,11 @@ pub struct Config {
     /// Conflict learning scheme.
     #[arg(long, value_enum, default_value_t = Learning::Res)]
     pub learning: Learning,
+
+    /// With `--learning=fwd`: which nogood a conflict teaches. `uip` needs the host engine:
+    /// `--engine=gpu` rejects it and `--engine=auto` then picks the host engine.
+    #[arg(long = "fwd-cut", value_enum, default_value_t = FwdCut::Decisions)]
+    pub fwd_cut: FwdCut,
 
     /// Decision heuristic (ranks the applicable rules of unassigned heads).
     #[arg(long, value_enum, default_value_t = Heuristic::Activity)]

@@ -17,7 +17,7 @@ mod progress;
 mod tests;
 
 use crate::check::Checker;
-use crate::config::{Config, Decide, EngineKind, Pre};
+use crate::config::{Config, Decide, EngineKind, FwdCut, Learning, Pre};
 use crate::engine::{Engine, EngineError, Limits, Options};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
@@ -103,6 +103,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         sums: config.sums,
         decide: config.decide,
         save_progress: config.save_progress,
+        fwd_cut: config.fwd_cut,
     };
     let on_worker = (engine_kind == EngineKind::Cpu).then_some(opts);
     let prepared = match prepare::prepare(
@@ -172,9 +173,11 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     Ok(summary.exit_code())
 }
 
-/// `--engine`, given what only the host engine honours: `--decide=vars` makes `auto` the host
-/// engine and is a usage error with `gpu` (the device kernels decide on rules only).
-/// `--save-progress` without `--decide=vars` would do nothing: a usage error too.
+/// `--engine`, given what only the host engine honours: `--decide=vars` and `--fwd-cut=uip`
+/// make `auto` the host engine and are usage errors with `gpu` (the device kernels decide on
+/// rules only and learn the paper's decision nogoods). `--save-progress` without
+/// `--decide=vars`, or `--fwd-cut=uip` without `--learning=fwd`, would do nothing: usage
+/// errors too.
 fn engine_kind(config: &Config) -> Result<EngineKind, Failure> {
     if config.save_progress.is_some() && config.decide != Decide::Vars {
         return Err(Failure::new(
@@ -182,12 +185,26 @@ fn engine_kind(config: &Config) -> Result<EngineKind, Failure> {
             "--save-progress needs --decide=vars (decisions on rules have fixed signs)",
         ));
     }
-    match (config.engine, config.decide) {
-        (EngineKind::Gpu, Decide::Vars) => Err(Failure::new(
+    let uip = config.fwd_cut == FwdCut::Uip;
+    if uip && config.learning != Learning::Fwd {
+        return Err(Failure::new(
             exit::USAGE,
-            "--decide=vars is not supported by the GPU engine (use --engine=cpu)",
+            "--fwd-cut=uip needs --learning=fwd",
+        ));
+    }
+    let host_only = if config.decide == Decide::Vars {
+        Some("--decide=vars")
+    } else if uip {
+        Some("--fwd-cut=uip")
+    } else {
+        None
+    };
+    match (config.engine, host_only) {
+        (EngineKind::Gpu, Some(flag)) => Err(Failure::new(
+            exit::USAGE,
+            format!("{flag} is not supported by the GPU engine (use --engine=cpu)"),
         )),
-        (EngineKind::Auto, Decide::Vars) => Ok(EngineKind::Cpu),
+        (EngineKind::Auto, Some(_)) => Ok(EngineKind::Cpu),
         (kind, _) => Ok(kind),
     }
 }

@@ -387,6 +387,37 @@ fn decide_vars_is_host_only() {
 }
 
 #[test]
+fn fwd_cut_uip_is_host_only_and_needs_fwd() {
+    let q = example("queens.aspif");
+    let r = yasmin(
+        &[&q, "--engine=gpu", "--learning=fwd", "--fwd-cut=uip"],
+        None,
+    );
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("--fwd-cut=uip is not supported by the GPU engine"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
+    // Without fwd learning it would do nothing.
+    let r = yasmin(&[&q, "--fwd-cut=uip"], None);
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(r.stderr.contains("--fwd-cut=uip needs --learning=fwd"));
+    // `auto` takes the host engine for it; same answer sets as clingo.
+    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
+    for engine in ["--engine=auto", "--engine=cpu"] {
+        let r = yasmin(
+            &[&q, engine, "--learning=fwd", "--fwd-cut=uip", "-n", "0"],
+            None,
+        );
+        assert_eq!(r.code, Some(30), "{engine}: {}", r.stderr);
+        assert_eq!(answer_sets(&r.stdout), want, "{engine}");
+    }
+}
+
+#[test]
 fn help_documents_the_exit_codes() {
     let r = yasmin(&["--help"], None);
     assert_eq!(r.code, Some(0));

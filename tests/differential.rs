@@ -193,9 +193,9 @@ enum Agreement {
 /// What yasmin-rs says (on stderr, with exit 66) about a disjunctive program it cannot shift.
 const NOT_HCF: &str = "disjunctive program is not head-cycle-free";
 
-/// Compare one program against clingo for every learning scheme (`--decide=rules`), and for
-/// `LEARNING[vars_with % 2]` with `--decide=vars` when the engine is the host's; `Err`
-/// describes a mismatch.
+/// Compare one program against clingo for every learning scheme (`--decide=rules`), and, when
+/// the engine is the host's, for `LEARNING[vars_with % 2]` with `--decide=vars` and for
+/// `--learning=fwd --fwd-cut=uip` with `DECIDE[vars_with % 2]`; `Err` describes a mismatch.
 fn check_program(
     text: &str,
     aspif: &Path,
@@ -206,11 +206,13 @@ fn check_program(
     let engine = std::env::var("YASMIN_DIFF_ENGINE").unwrap_or_else(|_| "cpu".into());
     let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
     let want_exit = if expected.sets.is_empty() { 20 } else { 30 };
-    let mut runs: Vec<(&str, &str)> = LEARNING.iter().map(|&l| (l, DECIDE[0])).collect();
+    let mut runs: Vec<(&str, &str, bool)> =
+        LEARNING.iter().map(|&l| (l, DECIDE[0], false)).collect();
     if engine == "cpu" {
-        runs.push((LEARNING[vars_with % 2], DECIDE[1]));
+        runs.push((LEARNING[vars_with % 2], DECIDE[1], false));
+        runs.push(("fwd", DECIDE[vars_with % 2], true));
     }
-    for (learning, decide) in runs {
+    for (learning, decide, uip) in runs {
         // The default is not passed, so that a binary from before `--decide` can be compared.
         let mut args = vec![
             "-n",
@@ -224,6 +226,9 @@ fn check_program(
         ];
         if decide != DECIDE[0] {
             args.extend(["--decide", decide]);
+        }
+        if uip {
+            args.extend(["--fwd-cut", "uip"]);
         }
         let (out, err, code) = run_limited(
             Command::new(solver_bin())

@@ -108,4 +108,6 @@ pub struct Options {
     pub decide: crate::config::Decide,
     /// `--decide=vars`: save signs on backjumps over more than this many levels (`None`: never).
     pub save_progress: Option<u32>,
+    /// `--learning=fwd`: the paper's decision nogood, or the forward first UIP (host engine).
+    pub fwd_cut: crate::config::FwdCut,
 }

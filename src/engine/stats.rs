@@ -15,6 +15,9 @@ pub struct Stats {
     /// in full, never deleted); the others are watched in the long store.
     pub learned_short: u64,
     pub loop_nogoods: u64,
+    /// `--learning=fwd`: conflicts analysed by resolution instead (host: the dependency sets
+    /// were not recorded; device: a level past the bitmap width).
+    pub fwd_fallbacks: u64,
     /// Unfounded sets found by propagation at partial assignments (host engine).
     pub unfounded_sets: u64,
     pub restarts: u64,

@@ -50,6 +50,10 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
         s.deleted
     )?;
     writeln!(o, "{c}{:<w$}: {}", "  Loop", s.loop_nogoods)?;
+    if s.fwd_fallbacks > 0 {
+        // --learning=fwd: conflicts analysed by resolution (past the bitmap width).
+        writeln!(o, "{c}{:<w$}: {}", "  By res", s.fwd_fallbacks)?;
+    }
     if s.learned_short > 0 {
         // Device engine: lemmas of length 2 or 3 kept in the short partition.
         writeln!(o, "{c}{:<w$}: {}", "  Short", s.learned_short)?;

@@ -35,6 +35,7 @@ fn stats() -> Stats {
         learned_lits: 3040,
         learned_short: 0,
         loop_nogoods: 7,
+        fwd_fallbacks: 12,
         unfounded_sets: 0,
         restarts: 3,
         deleted: 100,

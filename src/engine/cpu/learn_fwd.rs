@@ -12,6 +12,19 @@
 //! of level `i`; `{}` at level 0; otherwise the union of the sets of the other literals of its
 //! reason. By induction each literal is implied by the stored nogoods and the decisions of its
 //! set, so the decisions of a conflict's union form a nogood implied by the stored ones.
+//!
+//! `--fwd-cut=uip` keeps one more thing per literal, also forward: a *dominator* among the
+//! literals of its level — a literal of that level on every path from the level's decision to
+//! it in the implication graph. A decision dominates itself; a propagated literal gets the
+//! nearest common dominator of the antecedents of its level that depend on the decision (the
+//! walk of Cooper, Harvey and Kennedy: dominators precede on the trail), or `NONE` when no
+//! antecedent does; a literal implied by a sum (its reason is built lazily) gets the decision,
+//! which dominates everything of its level. Invariant: `dom[p]` is a dominator of the literal
+//! at trail position `p`, or `NONE` when that literal does not depend on its level's decision.
+//! The nearest common dominator of a conflict's literals of its level is then a UIP (the first
+//! one when every reason was known), and replacing the level's decision by it keeps the nogood
+//! implied: every path from the decision to the conflict passes it, and what else the
+//! conflict depends on lies on lower levels, whose decisions the union names.
 
 use super::assign::{Assignment, NO_REASON};
 use super::store::{NgRef, Store};
@@ -35,12 +48,21 @@ pub struct Deps {
     /// Trail position from which no sets were recorded (arena full).
     broken_at: Option<usize>,
     budget: usize,
+    /// `--fwd-cut=uip`: keep `dom`.
+    uip: bool,
+    /// By trail position: a dominator of the literal among its level's (see the module doc).
+    dom: Vec<u32>,
 }
 
+/// `dom` of a literal that does not depend on its level's decision.
+const NONE: u32 = u32::MAX;
+
 impl Deps {
-    pub fn new(enabled: bool) -> Self {
+    /// `enabled`: `--learning=fwd`; `uip`: `--fwd-cut=uip`.
+    pub fn new(enabled: bool, uip: bool) -> Self {
         Deps {
             enabled,
+            uip: enabled && uip,
             budget: BUDGET_WORDS,
             ..Deps::default()
         }
@@ -64,6 +86,10 @@ impl Deps {
         }
         let t = a.trail.len() - 1;
         debug_assert_eq!(self.start.len(), t);
+        if self.uip {
+            let d = self.dominator(a, store, l, reason, t as u32);
+            self.dom.push(d);
+        }
         let base = self.words.len();
         self.start.push(base as u32);
         if self.broken_at.is_some() {
@@ -100,10 +126,51 @@ impl Deps {
         }
     }
 
+    /// The dominator of `l`, just pushed at trail position `t` with `reason`.
+    fn dominator(&self, a: &Assignment, store: &Store, l: Lit, reason: u32, t: u32) -> u32 {
+        let level = a.level();
+        if level == 0 {
+            return NONE;
+        }
+        if reason == NO_REASON {
+            return t; // the decision
+        }
+        if reason == super::sums::LAZY {
+            return a.lim[level as usize - 1]; // the decision dominates its whole level
+        }
+        let mut d = NONE;
+        for &x in store.lits(reason) {
+            if x.var() == l.var() || a.level_of(x.var()) != level {
+                continue;
+            }
+            let p = a.trail_pos[x.var() as usize];
+            if self.dom[p as usize] != NONE {
+                d = if d == NONE { p } else { self.meet(d, p) };
+            }
+        }
+        d
+    }
+
+    /// The nearest common dominator of the literals at trail positions `p` and `q` of the
+    /// current level (both depending on its decision).
+    fn meet(&self, mut p: u32, mut q: u32) -> u32 {
+        while p != q {
+            if p > q {
+                p = self.dom[p as usize];
+            } else {
+                q = self.dom[q as usize];
+            }
+        }
+        p
+    }
+
     /// The trail was cut back to `len` entries.
     pub fn truncate(&mut self, len: usize) {
         if !self.enabled || self.start.len() <= len {
             return;
+        }
+        if self.uip {
+            self.dom.truncate(len);
         }
         self.words.truncate(self.start[len] as usize);
         self.start.truncate(len);
@@ -125,6 +192,13 @@ impl Deps {
         }
     }
 
+    /// The set of the (assigned) variable of `l` is a subset of `acc`.
+    fn subset_of(&self, a: &Assignment, l: Lit, acc: &[u64]) -> bool {
+        let v = l.var() as usize;
+        let s = self.start[a.trail_pos[v] as usize] as usize;
+        (0..words_for(a.level[v])).all(|k| self.words[s + k] & !acc[k] == 0)
+    }
+
     /// OR the set of the (assigned) variable of `l` into `acc`.
     pub(super) fn or_into(&self, a: &Assignment, l: Lit, acc: &mut [u64]) {
         let v = l.var() as usize;
@@ -136,13 +210,34 @@ impl Deps {
 }
 
 impl CpuEngine {
-    /// Forward learning on the violated nogood `confl`: the learned nogood (in `self.learnt`)
-    /// is the decisions of the union of its literals' sets, highest level first. Returns the
-    /// backjump level (the second-highest level of the union), or `None` if the union is empty.
+    /// Forward learning on the violated nogood `confl`, into `self.learnt` (asserting literal
+    /// first). `--fwd-cut=decisions`: the decisions of the union of its literals' sets, highest
+    /// level first. `--fwd-cut=uip`: the union of the sets of its literals of the conflict
+    /// level only; its literals of lower levels whose sets are not within that union are kept
+    /// as they are (each is implied by its own set, so either stands for it); and the
+    /// conflict level's decision is replaced by the level's UIP (`dom`). Returns the backjump
+    /// level (the highest level of the rest), or `None` if the conflict depends on no decision.
     pub(super) fn analyse_fwd(&mut self, confl: NgRef) -> Option<u32> {
-        let mut acc = vec![0u64; words_for(self.a.level())];
-        for &l in self.store.lits(confl) {
-            self.deps.or_into(&self.a, l, &mut acc);
+        let level = self.a.level();
+        let mut acc = vec![0u64; words_for(level)];
+        let mut kept = std::mem::take(&mut self.min_stack);
+        kept.clear();
+        if self.deps.uip {
+            for &l in self.store.lits(confl) {
+                if self.a.level_of(l.var()) == level {
+                    self.deps.or_into(&self.a, l, &mut acc);
+                }
+            }
+            for &l in self.store.lits(confl) {
+                let lv = self.a.level_of(l.var());
+                if lv != level && lv != 0 && !self.deps.subset_of(&self.a, l, &acc) {
+                    kept.push(l);
+                }
+            }
+        } else {
+            for &l in self.store.lits(confl) {
+                self.deps.or_into(&self.a, l, &mut acc);
+            }
         }
         self.learnt.clear();
         for (w, &word) in acc.iter().enumerate().rev() {
@@ -154,13 +249,43 @@ impl CpuEngine {
                 self.learnt.push(self.a.decision(lvl));
             }
         }
+        if self.deps.uip && self.learnt.first() == Some(&self.a.decision(level)) {
+            self.learnt[0] = self.uip(confl);
+        }
+        let mut jump = self.learnt.get(1).map_or(0, |l| self.a.level_of(l.var()));
+        for &l in &kept {
+            jump = jump.max(self.a.level_of(l.var()));
+        }
+        self.learnt.extend_from_slice(&kept);
+        self.min_stack = kept;
         let top = *self.learnt.first()?;
         debug_assert_eq!(
             self.a.level_of(top.var()),
-            self.a.level(),
+            level,
             "a conflict depends on its level"
         );
-        Some(self.learnt.get(1).map_or(0, |l| self.a.level_of(l.var())))
+        Some(jump)
+    }
+
+    /// The nearest common dominator of the literals of the conflict level in `confl` that
+    /// depend on the level's decision (the decision itself if none does).
+    fn uip(&self, confl: NgRef) -> Lit {
+        let level = self.a.level();
+        let mut u = NONE;
+        for &l in self.store.lits(confl) {
+            if self.a.level_of(l.var()) != level {
+                continue;
+            }
+            let p = self.a.trail_pos[l.var() as usize];
+            if self.deps.dom[p as usize] != NONE {
+                u = if u == NONE { p } else { self.deps.meet(u, p) };
+            }
+        }
+        if u == NONE {
+            self.a.decision(level)
+        } else {
+            self.a.trail[u as usize]
+        }
     }
 }
 
@@ -172,7 +297,7 @@ mod tests {
     fn sets_follow_reasons_and_truncate() {
         let mut st = Store::default();
         let mut a = Assignment::new(6);
-        let mut d = Deps::new(true);
+        let mut d = Deps::new(true, false);
         // level 1: decide T1; level 2: decide T2; nogood {T1, T2, T3} propagates F3.
         let r = st.add(
             &[Lit::t(1), Lit::t(2), Lit::t(3)],

@@ -150,7 +150,10 @@ impl CpuEngine {
             store: Store::default(),
             watches: vec![Vec::new(); 2 * num_vars],
             scores,
-            deps: Deps::new(opts.learning == Learning::Fwd),
+            deps: Deps::new(
+                opts.learning == Learning::Fwd,
+                opts.fwd_cut == crate::config::FwdCut::Uip,
+            ),
             ufs: Unfounded::new(g, num_vars),
             src: Sources::new(g, &rules, num_vars),
             sums: Sums::new(&c.native_sums, num_vars, opts.learning == Learning::Fwd),
@@ -272,6 +275,9 @@ impl CpuEngine {
     /// False when the conflict does not depend on any decision (no model).
     fn resolve(&mut self, confl: NgRef) -> bool {
         let use_fwd = self.opts.learning == Learning::Fwd && self.deps.usable();
+        if self.opts.learning == Learning::Fwd && !use_fwd {
+            self.stats.fwd_fallbacks += 1;
+        }
         if use_fwd {
             // Forward learning sees only decisions; the violated nogood's variables tell the
             // activity heuristic where the conflict happened (resolution bumps them and more).

@@ -28,6 +28,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
         sums: crate::config::Sums::Translate,
         decide: crate::config::Decide::Rules,
         save_progress: None,
+        fwd_cut: crate::config::FwdCut::Decisions,
     }
 }
 
@@ -348,6 +349,52 @@ fn forward_learning_bumps_the_violated_nogood() {
         before,
         e.scores.score[3]
     );
+}
+
+#[test]
+fn forward_uip_replaces_the_decision_and_keeps_lower_literals() {
+    let (t, f) = (Lit::t, Lit::f);
+    // Level 1: T1, which implies T7. Level 2: T2. Level 3: T6 implies T3 (the UIP), and T3
+    // implies T5 and, with T2, T4. The conflict {T4, T5, T7} depends on decisions 1, 2, 3.
+    let ngs: &[&[Lit]] = &[
+        &[t(1), f(7)],
+        &[t(6), f(3)],
+        &[t(3), t(2), f(4)],
+        &[t(3), f(5)],
+        &[t(4), t(5), t(7)],
+    ];
+    let learn = |cut| {
+        let o = Options {
+            fwd_cut: cut,
+            ..opts(Learning::Fwd, Heuristic::Occ, 1)
+        };
+        let mut e = nogood_engine_with(7, ngs, o);
+        assert!(e.propagate().is_none());
+        for d in [1, 2, 6] {
+            e.a.lim.push(e.a.trail.len() as u32);
+            e.assign(t(d), NO_REASON);
+            if d != 6 {
+                assert!(e.propagate().is_none());
+            }
+        }
+        let confl = e.propagate().expect("conflict");
+        assert!(e.resolve(confl));
+        let learnt = e.learnt.clone();
+        (learnt, e.a.level(), e.a.holds(f(learnt_top(&e))))
+    };
+    fn learnt_top(e: &CpuEngine) -> Var {
+        e.learnt[0].var()
+    }
+    // The paper's cut: the three decisions; backjump to level 2, where F6 is asserted.
+    let (learnt, level, asserted) = learn(crate::config::FwdCut::Decisions);
+    assert_eq!(learnt, vec![t(6), t(2), t(1)]);
+    assert_eq!(level, 2);
+    assert!(asserted);
+    // The UIP cut: T3 for T6; T7 kept (its set {1} is not within {2, 3}) instead of T1.
+    let (learnt, level, asserted) = learn(crate::config::FwdCut::Uip);
+    assert_eq!(learnt, vec![t(3), t(2), t(7)]);
+    assert_eq!(level, 2);
+    assert!(asserted);
 }
 
 #[test]

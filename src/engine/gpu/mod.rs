@@ -256,6 +256,7 @@ impl GpuEngine {
         self.stats.learned = c[ctr::LEARNED];
         self.stats.learned_lits = c[ctr::LEARNED_LITS];
         self.stats.learned_short = c[ctr::LEARNED_SHORT];
+        self.stats.fwd_fallbacks = c[ctr::FWD_FALLBACK];
         self.stats.kernel_launches = self.run.launches;
         self.note_memory();
         Ok(())

@@ -5,7 +5,7 @@
 //! the differential test against the engine.
 
 use super::{all_models, engine_for, opts, prog};
-use crate::config::{Decide, Heuristic, Learning};
+use crate::config::{Decide, FwdCut, Heuristic, Learning};
 use crate::engine::Options;
 use lparse::{Body, Head, HeadKind, Program, Rule, WLit};
 
@@ -215,18 +215,99 @@ pub fn to_clingo(p: &Program) -> String {
     out
 }
 
-/// Learning, heuristic, decisions, `--save-progress`.
-const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>); 10] = [
-    (Learning::Res, Heuristic::Occ, Decide::Rules, None),
-    (Learning::Res, Heuristic::Jw, Decide::Rules, None),
-    (Learning::Res, Heuristic::Activity, Decide::Rules, None),
-    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None),
-    (Learning::Fwd, Heuristic::Jw, Decide::Rules, None),
-    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None),
-    (Learning::Res, Heuristic::Activity, Decide::Vars, None),
-    (Learning::Res, Heuristic::Jw, Decide::Vars, Some(0)),
-    (Learning::Fwd, Heuristic::Activity, Decide::Vars, None),
-    (Learning::Fwd, Heuristic::Occ, Decide::Vars, Some(1)),
+/// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`.
+const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut); 13] = [
+    (
+        Learning::Res,
+        Heuristic::Occ,
+        Decide::Rules,
+        None,
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Res,
+        Heuristic::Jw,
+        Decide::Rules,
+        None,
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Res,
+        Heuristic::Activity,
+        Decide::Rules,
+        None,
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Fwd,
+        Heuristic::Occ,
+        Decide::Rules,
+        None,
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Fwd,
+        Heuristic::Jw,
+        Decide::Rules,
+        None,
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Fwd,
+        Heuristic::Activity,
+        Decide::Rules,
+        None,
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Res,
+        Heuristic::Activity,
+        Decide::Vars,
+        None,
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Res,
+        Heuristic::Jw,
+        Decide::Vars,
+        Some(0),
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Fwd,
+        Heuristic::Activity,
+        Decide::Vars,
+        None,
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Fwd,
+        Heuristic::Occ,
+        Decide::Vars,
+        Some(1),
+        FwdCut::Decisions,
+    ),
+    (
+        Learning::Fwd,
+        Heuristic::Occ,
+        Decide::Rules,
+        None,
+        FwdCut::Uip,
+    ),
+    (
+        Learning::Fwd,
+        Heuristic::Activity,
+        Decide::Rules,
+        None,
+        FwdCut::Uip,
+    ),
+    (
+        Learning::Fwd,
+        Heuristic::Activity,
+        Decide::Vars,
+        Some(0),
+        FwdCut::Uip,
+    ),
 ];
 
 #[test]
@@ -239,10 +320,11 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         total_models += expected.len();
         let g = crate::ground::analyse(&p).expect("generator makes no unsupported input");
         nontight += !g.tight as usize;
-        for (learning, heuristic, decide, save_progress) in CONFIGS {
+        for (learning, heuristic, decide, save_progress, fwd_cut) in CONFIGS {
             let o = Options {
                 decide,
                 save_progress,
+                fwd_cut,
                 ..opts(learning, heuristic, seed)
             };
             let mut e = engine_for(&p, o);
@@ -252,7 +334,7 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
             assert_eq!(
                 got,
                 expected,
-                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}, program (clingo syntax):\n{}",
+                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}/{fwd_cut:?}, program (clingo syntax):\n{}",
                 to_clingo(&p)
             );
         }
