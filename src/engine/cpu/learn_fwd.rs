@@ -220,6 +220,8 @@ impl CpuEngine {
     pub(super) fn analyse_fwd(&mut self, confl: NgRef) -> Option<u32> {
         let level = self.a.level();
         let mut acc = vec![0u64; words_for(level)];
+        // The literals kept as they are (`uip`), in the scratch vector resolution's
+        // minimisation uses (idle during forward learning).
         let mut kept = std::mem::take(&mut self.min_stack);
         kept.clear();
         if self.deps.uip {

@@ -379,12 +379,9 @@ fn forward_uip_replaces_the_decision_and_keeps_lower_literals() {
         }
         let confl = e.propagate().expect("conflict");
         assert!(e.resolve(confl));
-        let learnt = e.learnt.clone();
-        (learnt, e.a.level(), e.a.holds(f(learnt_top(&e))))
+        let asserted = e.a.holds(e.learnt[0].negate());
+        (e.learnt.clone(), e.a.level(), asserted)
     };
-    fn learnt_top(e: &CpuEngine) -> Var {
-        e.learnt[0].var()
-    }
     // The paper's cut: the three decisions; backjump to level 2, where F6 is asserted.
     let (learnt, level, asserted) = learn(crate::config::FwdCut::Decisions);
     assert_eq!(learnt, vec![t(6), t(2), t(1)]);

@@ -216,98 +216,21 @@ pub fn to_clingo(p: &Program) -> String {
 }
 
 /// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`.
+#[rustfmt::skip]
 const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut); 13] = [
-    (
-        Learning::Res,
-        Heuristic::Occ,
-        Decide::Rules,
-        None,
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Res,
-        Heuristic::Jw,
-        Decide::Rules,
-        None,
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Res,
-        Heuristic::Activity,
-        Decide::Rules,
-        None,
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Fwd,
-        Heuristic::Occ,
-        Decide::Rules,
-        None,
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Fwd,
-        Heuristic::Jw,
-        Decide::Rules,
-        None,
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Fwd,
-        Heuristic::Activity,
-        Decide::Rules,
-        None,
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Res,
-        Heuristic::Activity,
-        Decide::Vars,
-        None,
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Res,
-        Heuristic::Jw,
-        Decide::Vars,
-        Some(0),
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Fwd,
-        Heuristic::Activity,
-        Decide::Vars,
-        None,
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Fwd,
-        Heuristic::Occ,
-        Decide::Vars,
-        Some(1),
-        FwdCut::Decisions,
-    ),
-    (
-        Learning::Fwd,
-        Heuristic::Occ,
-        Decide::Rules,
-        None,
-        FwdCut::Uip,
-    ),
-    (
-        Learning::Fwd,
-        Heuristic::Activity,
-        Decide::Rules,
-        None,
-        FwdCut::Uip,
-    ),
-    (
-        Learning::Fwd,
-        Heuristic::Activity,
-        Decide::Vars,
-        Some(0),
-        FwdCut::Uip,
-    ),
+    (Learning::Res, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions),
+    (Learning::Res, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions),
+    (Learning::Res, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions),
+    (Learning::Fwd, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions),
+    (Learning::Res, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions),
+    (Learning::Res, Heuristic::Jw, Decide::Vars, Some(0), FwdCut::Decisions),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions),
+    (Learning::Fwd, Heuristic::Occ, Decide::Vars, Some(1), FwdCut::Decisions),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Uip),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Uip),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Uip),
 ];
 
 #[test]
