@@ -56,6 +56,11 @@ pub enum FwdCut {
     /// not in the union of the rest, instead of their decisions. No trail walk. Host engine
     /// only.
     Uip,
+    /// The first UIP as with `uip`, and instead of decisions the literals of lower levels
+    /// that the conflict level's derivations used, collected during propagation (each
+    /// literal's set of them, capped; where a set is unknown, as `uip`), minimised as
+    /// resolution's nogoods. Host engine only.
+    Lits,
 }
 
 /// What the host engine decides on (`--decide`).
@@ -133,7 +138,7 @@ pub struct Config {
     #[arg(long, value_enum, default_value_t = Learning::Res)]
     pub learning: Learning,
 
-    /// With `--learning=fwd`: which nogood a conflict teaches. `uip` needs the host engine:
+    /// With `--learning=fwd`: which nogood a conflict teaches. `uip` and `lits` need the host engine:
     /// `--engine=gpu` rejects it and `--engine=auto` then picks the host engine.
     #[arg(long = "fwd-cut", value_enum, default_value_t = FwdCut::Decisions)]
     pub fwd_cut: FwdCut,

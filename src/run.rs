@@ -174,10 +174,10 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
 }
 
 /// `--engine`, given what only the host engine honours: `--decide=vars` and `--fwd-cut=uip`
-/// make `auto` the host engine and are usage errors with `gpu` (the device kernels decide on
-/// rules only and learn the paper's decision nogoods). `--save-progress` without
-/// `--decide=vars`, or `--fwd-cut=uip` without `--learning=fwd`, would do nothing: usage
-/// errors too.
+/// or `lits` make `auto` the host engine and are usage errors with `gpu` (the device kernels
+/// decide on rules only and learn the paper's decision nogoods). `--save-progress` without
+/// `--decide=vars`, or a `--fwd-cut` other than `decisions` without `--learning=fwd`, would
+/// do nothing: usage errors too.
 fn engine_kind(config: &Config) -> Result<EngineKind, Failure> {
     if config.save_progress.is_some() && config.decide != Decide::Vars {
         return Err(Failure::new(
@@ -185,19 +185,21 @@ fn engine_kind(config: &Config) -> Result<EngineKind, Failure> {
             "--save-progress needs --decide=vars (decisions on rules have fixed signs)",
         ));
     }
-    let uip = config.fwd_cut == FwdCut::Uip;
-    if uip && config.learning != Learning::Fwd {
+    let cut = match config.fwd_cut {
+        FwdCut::Decisions => None,
+        FwdCut::Uip => Some("--fwd-cut=uip"),
+        FwdCut::Lits => Some("--fwd-cut=lits"),
+    };
+    if let Some(flag) = cut.filter(|_| config.learning != Learning::Fwd) {
         return Err(Failure::new(
             exit::USAGE,
-            "--fwd-cut=uip needs --learning=fwd",
+            format!("{flag} needs --learning=fwd"),
         ));
     }
     let host_only = if config.decide == Decide::Vars {
         Some("--decide=vars")
-    } else if uip {
-        Some("--fwd-cut=uip")
     } else {
-        None
+        cut
     };
     match (config.engine, host_only) {
         (EngineKind::Gpu, Some(flag)) => Err(Failure::new(

@@ -387,33 +387,30 @@ fn decide_vars_is_host_only() {
 }
 
 #[test]
-fn fwd_cut_uip_is_host_only_and_needs_fwd() {
+fn fwd_cuts_uip_and_lits_are_host_only_and_need_fwd() {
     let q = example("queens.aspif");
-    let r = yasmin(
-        &[&q, "--engine=gpu", "--learning=fwd", "--fwd-cut=uip"],
-        None,
-    );
-    assert_eq!(r.code, Some(64), "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("--fwd-cut=uip is not supported by the GPU engine"),
-        "{}",
-        r.stderr
-    );
-    assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
-    // Without fwd learning it would do nothing.
-    let r = yasmin(&[&q, "--fwd-cut=uip"], None);
-    assert_eq!(r.code, Some(64), "{}", r.stderr);
-    assert!(r.stderr.contains("--fwd-cut=uip needs --learning=fwd"));
-    // `auto` takes the host engine for it; same answer sets as clingo.
     let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
-    for engine in ["--engine=auto", "--engine=cpu"] {
-        let r = yasmin(
-            &[&q, engine, "--learning=fwd", "--fwd-cut=uip", "-n", "0"],
-            None,
+    for cut in ["uip", "lits"] {
+        let flag = format!("--fwd-cut={cut}");
+        let r = yasmin(&[&q, "--engine=gpu", "--learning=fwd", &flag], None);
+        assert_eq!(r.code, Some(64), "{}", r.stderr);
+        assert!(
+            r.stderr
+                .contains(&format!("{flag} is not supported by the GPU engine")),
+            "{}",
+            r.stderr
         );
-        assert_eq!(r.code, Some(30), "{engine}: {}", r.stderr);
-        assert_eq!(answer_sets(&r.stdout), want, "{engine}");
+        assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
+        // Without fwd learning it would do nothing.
+        let r = yasmin(&[&q, &flag], None);
+        assert_eq!(r.code, Some(64), "{}", r.stderr);
+        assert!(r.stderr.contains(&format!("{flag} needs --learning=fwd")));
+        // `auto` takes the host engine for it; same answer sets as clingo.
+        for engine in ["--engine=auto", "--engine=cpu"] {
+            let r = yasmin(&[&q, engine, "--learning=fwd", &flag, "-n", "0"], None);
+            assert_eq!(r.code, Some(30), "{engine} {flag}: {}", r.stderr);
+            assert_eq!(answer_sets(&r.stdout), want, "{engine} {flag}");
+        }
     }
 }
 

@@ -30,6 +30,9 @@ const HEURISTICS: [&str; 3] = ["activity", "occ", "jw"];
 const LEARNING: [&str; 2] = ["res", "fwd"];
 /// `--decide` modes; `vars` runs once per program, with the learning scheme `i % 2` picks.
 const DECIDE: [&str; 2] = ["rules", "vars"];
+/// Host-engine `--fwd-cut`s besides the default; the one run per program is
+/// `FWD_CUT[(i / 2) % 2]`, so that each meets both `DECIDE`s.
+const FWD_CUT: [&str; 2] = ["uip", "lits"];
 /// Regression files saved (and mismatches printed in full) per kind and run.
 const MAX_SAVED: usize = 5;
 const MAX_SHOWN: usize = 10;
@@ -195,7 +198,8 @@ const NOT_HCF: &str = "disjunctive program is not head-cycle-free";
 
 /// Compare one program against clingo for every learning scheme (`--decide=rules`), and, when
 /// the engine is the host's, for `LEARNING[vars_with % 2]` with `--decide=vars` and for
-/// `--learning=fwd --fwd-cut=uip` with `DECIDE[vars_with % 2]`; `Err` describes a mismatch.
+/// `--learning=fwd --fwd-cut=FWD_CUT[(vars_with / 2) % 2]` with `DECIDE[vars_with % 2]`; `Err`
+/// describes a mismatch.
 fn check_program(
     text: &str,
     aspif: &Path,
@@ -206,13 +210,17 @@ fn check_program(
     let engine = std::env::var("YASMIN_DIFF_ENGINE").unwrap_or_else(|_| "cpu".into());
     let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
     let want_exit = if expected.sets.is_empty() { 20 } else { 30 };
-    let mut runs: Vec<(&str, &str, bool)> =
-        LEARNING.iter().map(|&l| (l, DECIDE[0], false)).collect();
+    let mut runs: Vec<(&str, &str, Option<&str>)> =
+        LEARNING.iter().map(|&l| (l, DECIDE[0], None)).collect();
     if engine == "cpu" {
-        runs.push((LEARNING[vars_with % 2], DECIDE[1], false));
-        runs.push(("fwd", DECIDE[vars_with % 2], true));
+        runs.push((LEARNING[vars_with % 2], DECIDE[1], None));
+        runs.push((
+            "fwd",
+            DECIDE[vars_with % 2],
+            Some(FWD_CUT[(vars_with / 2) % 2]),
+        ));
     }
-    for (learning, decide, uip) in runs {
+    for (learning, decide, cut) in runs {
         // The default is not passed, so that a binary from before `--decide` can be compared.
         let mut args = vec![
             "-n",
@@ -227,8 +235,8 @@ fn check_program(
         if decide != DECIDE[0] {
             args.extend(["--decide", decide]);
         }
-        if uip {
-            args.extend(["--fwd-cut", "uip"]);
+        if let Some(cut) = cut {
+            args.extend(["--fwd-cut", cut]);
         }
         let (out, err, code) = run_limited(
             Command::new(solver_bin())

@@ -36,6 +36,7 @@ fn stats() -> Stats {
         learned_short: 0,
         loop_nogoods: 7,
         fwd_fallbacks: 12,
+        fwd_lits_unknown: 0,
         unfounded_sets: 0,
         restarts: 3,
         deleted: 100,

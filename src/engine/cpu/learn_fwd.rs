@@ -25,14 +25,44 @@
 //! one when every reason was known), and replacing the level's decision by it keeps the nogood
 //! implied: every path from the decision to the conflict passes it, and what else the
 //! conflict depends on lies on lower levels, whose decisions the union names.
+//!
+//! `--fwd-cut=lits` keeps, besides `dom`, a *lower-level set* per literal, also forward: the
+//! literals of lower levels (not 0) used by the derivations from its dominator to it. A
+//! decision's set is empty. A propagated literal's set is its reason's lower-level literals,
+//! plus, for each of its reason's literals of its level, the sets along that literal's
+//! dominator chain up to (not including) the new literal's dominator; a literal without a
+//! dominator (it does not depend on its level's decision) gets the whole chain, which then
+//! ends at it. A sum's implied literal (lazy reason), or a set past [`LITS_CAP`] literals, is
+//! *unknown*. Invariant: the literal at trail position `p` follows by unit propagation from
+//! `dom[p]` (when not `NONE`), its set, the sets along the chain from `dom[p]` up, and level
+//! 0 — the chains cover every lower-level antecedent of every literal of the level on a path
+//! from the dominator, because each of those literals is dominated by the dominators of the
+//! chain in between (induction on the trail).
+//! On a conflict, the learned nogood is the level's UIP (as with `uip`), the violated
+//! nogood's literals of lower levels, and the sets along the chains from its literals of the
+//! conflict level up to the UIP: the first-UIP nogood, whose lower-level literals are the
+//! antecedents of the conflict level's literals after the UIP (resolution's nogood, when
+//! every literal of that level depends on its decision), found without a walk of the trail. Resolution's minimisation then drops what the rest implies. When one
+//! of those sets is unknown, the conflict is analysed as with `uip` ("By uip" in `--stats`).
 
 use super::assign::{Assignment, NO_REASON};
 use super::store::{NgRef, Store};
 use super::CpuEngine;
+use crate::config::FwdCut;
 use crate::lit::Lit;
 
 /// Most arena words (8 bytes each) the dependency sets may hold: 256 MiB.
 pub const BUDGET_WORDS: usize = 1 << 25;
+
+/// `--fwd-cut=lits`: a lower-level set with more literals than this is unknown.
+pub const LITS_CAP: u32 = 1024;
+
+/// `--fwd-cut=lits`: most literals the lower-level sets may hold together (128 MiB); a set
+/// that would pass it is unknown.
+const LITS_BUDGET: usize = 1 << 25;
+
+/// The length of an unknown lower-level set.
+const UNKNOWN: u32 = u32::MAX;
 
 #[inline]
 fn words_for(level: u32) -> usize {
@@ -52,17 +82,34 @@ pub struct Deps {
     uip: bool,
     /// By trail position: a dominator of the literal among its level's (see the module doc).
     dom: Vec<u32>,
+    /// `--fwd-cut=lits`: keep the lower-level sets.
+    lits: bool,
+    /// Most literals of one lower-level set ([`LITS_CAP`]; tests lower it).
+    lits_cap: usize,
+    /// By trail position: the literal's lower-level set, `(start, len)` in `lit_arena` (`len`
+    /// [`UNKNOWN`] when unknown). A set equal to an earlier literal's shares its range.
+    lset: Vec<(u32, u32)>,
+    /// By trail position: the length of `lit_arena` before the literal's set was recorded.
+    lbase: Vec<u32>,
+    lit_arena: Vec<Lit>,
+    /// By variable: `stamp` when already in the set being built.
+    mark: Vec<u32>,
+    /// By trail position: `stamp` when its dominator chain was already added to it.
+    pmark: Vec<u32>,
+    stamp: u32,
 }
 
 /// `dom` of a literal that does not depend on its level's decision.
 const NONE: u32 = u32::MAX;
 
 impl Deps {
-    /// `enabled`: `--learning=fwd`; `uip`: `--fwd-cut=uip`.
-    pub fn new(enabled: bool, uip: bool) -> Self {
+    /// `enabled`: `--learning=fwd`; `cut`: `--fwd-cut`.
+    pub fn new(enabled: bool, cut: FwdCut) -> Self {
         Deps {
             enabled,
-            uip: enabled && uip,
+            uip: enabled && cut != FwdCut::Decisions,
+            lits: enabled && cut == FwdCut::Lits,
+            lits_cap: LITS_CAP as usize,
             budget: BUDGET_WORDS,
             ..Deps::default()
         }
@@ -78,6 +125,11 @@ impl Deps {
         self.budget = words;
     }
 
+    #[cfg(test)]
+    pub fn set_lits_cap(&mut self, cap: usize) {
+        self.lits_cap = cap;
+    }
+
     /// Record the set of `l`, just pushed on the trail with `reason`.
     #[inline]
     pub fn on_assign(&mut self, a: &Assignment, store: &Store, l: Lit, reason: u32) {
@@ -89,6 +141,9 @@ impl Deps {
         if self.uip {
             let d = self.dominator(a, store, l, reason, t as u32);
             self.dom.push(d);
+        }
+        if self.lits {
+            self.lower_set(a, store, l, reason, t as u32);
         }
         let base = self.words.len();
         self.start.push(base as u32);
@@ -151,6 +206,152 @@ impl Deps {
         d
     }
 
+    /// Record the lower-level set of `l`, just pushed at trail position `t` with `reason` and
+    /// dominator `self.dom[t]` (see the module doc).
+    fn lower_set(&mut self, a: &Assignment, store: &Store, l: Lit, reason: u32, t: u32) {
+        let base = self.lit_arena.len() as u32;
+        self.lbase.push(base);
+        let level = a.level_of(l.var());
+        if level == 0 || reason == NO_REASON {
+            self.lset.push((base, 0));
+            return;
+        }
+        if reason == super::sums::LAZY {
+            self.lset.push((base, UNKNOWN));
+            return;
+        }
+        let d = self.dom[t as usize];
+        self.new_set();
+        let mut known = true;
+        for &x in store.lits(reason) {
+            let xl = a.level_of(x.var());
+            if x.var() == l.var() || xl == 0 {
+                continue;
+            }
+            known = if xl < level {
+                self.add_lit(x);
+                self.lit_arena.len() - (base as usize) <= self.lits_cap
+                    && self.lit_arena.len() <= LITS_BUDGET
+            } else {
+                self.add_chain(a.trail_pos[x.var() as usize], d, base, self.lits_cap)
+            };
+            if !known {
+                break;
+            }
+        }
+        if known {
+            let n = self.lit_arena.len() as u32 - base;
+            self.lset.push((base, n));
+        } else {
+            self.lit_arena.truncate(base as usize);
+            self.lset.push((base, UNKNOWN));
+        }
+    }
+
+    /// Start a new set in `lit_arena` (marks cleared).
+    fn new_set(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.pmark.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Add `x` to the set being built, unless it is in it.
+    #[inline]
+    fn add_lit(&mut self, x: Lit) {
+        if self.mark_new(x) {
+            self.lit_arena.push(x);
+        }
+    }
+
+    /// Add to the set being built (which starts at `base` in `lit_arena`) the sets of the
+    /// dominator chain from trail position `p` up to, not including, its dominator `q`: the
+    /// lower-level literals used by the derivations from `q` to `p` (all of them when `p`
+    /// has no dominator). False when one of those sets is unknown or the set passes `cap`.
+    fn add_chain(&mut self, mut p: u32, q: u32, base: u32, cap: usize) -> bool {
+        loop {
+            if p == q {
+                return true;
+            }
+            // Within one set `q` is fixed: a chain met before is in it up to `q`.
+            if self.pmark.len() <= p as usize {
+                self.pmark.resize(self.dom.len(), 0);
+            }
+            if self.pmark[p as usize] == self.stamp {
+                return true;
+            }
+            self.pmark[p as usize] = self.stamp;
+            let up = self.dom[p as usize];
+            if up != NONE && q != NONE && p < q {
+                // `q` dominates `p`, so it is on `p`'s chain; only a sum's literal, whose
+                // dominator is its level's decision, jumps, and its set is unknown.
+                debug_assert!(false, "walked past a dominator");
+                return false;
+            }
+            let (s, n) = self.lset[p as usize];
+            if n == UNKNOWN {
+                return false;
+            }
+            for k in s..s + n {
+                let y = self.lit_arena[k as usize];
+                self.add_lit(y);
+            }
+            if self.lit_arena.len() - base as usize > cap || self.lit_arena.len() > LITS_BUDGET {
+                return false;
+            }
+            if up == NONE || up == p {
+                return true; // without dominator, or the decision: the set is complete
+            }
+            p = up;
+        }
+    }
+
+    /// `--fwd-cut=lits`: into `out`, the lower-level literals of the violated nogood `confl`
+    /// and the dominator-chain sets of its literals of the conflict level up to `uip` (trail
+    /// position). False when one of those sets is unknown.
+    fn conflict_lits(
+        &mut self,
+        a: &Assignment,
+        confl: &[Lit],
+        uip: u32,
+        out: &mut Vec<Lit>,
+    ) -> bool {
+        let level = a.level();
+        let base = self.lit_arena.len() as u32;
+        self.new_set();
+        let mut known = true;
+        for &l in confl {
+            let lv = a.level_of(l.var());
+            if lv == level {
+                known = self.add_chain(a.trail_pos[l.var() as usize], uip, base, usize::MAX);
+            } else if lv != 0 {
+                self.add_lit(l);
+            }
+            if !known {
+                break;
+            }
+        }
+        if known {
+            out.extend_from_slice(&self.lit_arena[base as usize..]);
+        }
+        self.lit_arena.truncate(base as usize);
+        known
+    }
+
+    /// Mark the variable of `x` for the set being built; false if it already was.
+    #[inline]
+    fn mark_new(&mut self, x: Lit) -> bool {
+        let v = x.var() as usize;
+        if self.mark.len() <= v {
+            self.mark.resize(v + 1, 0);
+        }
+        let new = self.mark[v] != self.stamp;
+        self.mark[v] = self.stamp;
+        new
+    }
+
     /// The nearest common dominator of the literals at trail positions `p` and `q` of the
     /// current level (both depending on its decision).
     fn meet(&self, mut p: u32, mut q: u32) -> u32 {
@@ -171,6 +372,11 @@ impl Deps {
         }
         if self.uip {
             self.dom.truncate(len);
+        }
+        if self.lits {
+            self.lit_arena.truncate(self.lbase[len] as usize);
+            self.lbase.truncate(len);
+            self.lset.truncate(len);
         }
         self.words.truncate(self.start[len] as usize);
         self.start.truncate(len);
@@ -219,6 +425,12 @@ impl CpuEngine {
     /// level (the highest level of the rest), or `None` if the conflict depends on no decision.
     pub(super) fn analyse_fwd(&mut self, confl: NgRef) -> Option<u32> {
         let level = self.a.level();
+        if self.deps.lits {
+            if let Some(jump) = self.analyse_fwd_lits(confl) {
+                return Some(jump);
+            }
+            self.stats.fwd_lits_unknown += 1;
+        }
         let mut acc = vec![0u64; words_for(level)];
         // The literals kept as they are (`uip`), in the scratch vector resolution's
         // minimisation uses (idle during forward learning).
@@ -269,6 +481,46 @@ impl CpuEngine {
         Some(jump)
     }
 
+    /// `--fwd-cut=lits` on `confl`: into `self.learnt`, the UIP, then the lower-level
+    /// literals of `confl` and the sets of the dominator chains from its literals of the
+    /// conflict level up to the UIP, minimised as resolution's are. Returns the backjump
+    /// level, or `None` (nothing learned) when one of those sets is unknown or no literal of
+    /// `confl` is of the conflict level.
+    fn analyse_fwd_lits(&mut self, confl: NgRef) -> Option<u32> {
+        let level = self.a.level();
+        let lits = self.store.lits(confl);
+        if !lits.iter().any(|l| self.a.level_of(l.var()) == level) {
+            return None;
+        }
+        let uip = self.uip(confl);
+        let uip_pos = self.a.trail_pos[uip.var() as usize];
+        self.learnt.clear();
+        self.learnt.push(uip);
+        if !self
+            .deps
+            .conflict_lits(&self.a, lits, uip_pos, &mut self.learnt)
+        {
+            return None;
+        }
+        for l in &self.learnt[1..] {
+            self.seen[l.var() as usize] = true;
+        }
+        self.minimise();
+        for l in &self.learnt[1..] {
+            self.seen[l.var() as usize] = false;
+        }
+        // learnt[1] = the highest of the rest: the backjump level.
+        let mut jump = 0;
+        for k in 1..self.learnt.len() {
+            let lv = self.a.level_of(self.learnt[k].var());
+            if lv > jump {
+                jump = lv;
+                self.learnt.swap(1, k);
+            }
+        }
+        Some(jump)
+    }
+
     /// The nearest common dominator of the literals of the conflict level in `confl` that
     /// depend on the level's decision (the decision itself if none does).
     fn uip(&self, confl: NgRef) -> Lit {
@@ -299,7 +551,7 @@ mod tests {
     fn sets_follow_reasons_and_truncate() {
         let mut st = Store::default();
         let mut a = Assignment::new(6);
-        let mut d = Deps::new(true, false);
+        let mut d = Deps::new(true, FwdCut::Decisions);
         // level 1: decide T1; level 2: decide T2; nogood {T1, T2, T3} propagates F3.
         let r = st.add(
             &[Lit::t(1), Lit::t(2), Lit::t(3)],

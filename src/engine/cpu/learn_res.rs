@@ -87,7 +87,7 @@ impl CpuEngine {
     /// so every chain of dropped literals ends in kept ones. A literal whose level holds no
     /// literal of the nogood cannot be redundant (its chain would reach that level's
     /// decision), which prunes the search through the abstract-level mask.
-    fn minimise(&mut self) {
+    pub(super) fn minimise(&mut self) {
         let mut mask = 0u64;
         for l in &self.learnt[1..] {
             mask |= abstract_level(self.a.level_of(l.var()));

@@ -150,10 +150,7 @@ impl CpuEngine {
             store: Store::default(),
             watches: vec![Vec::new(); 2 * num_vars],
             scores,
-            deps: Deps::new(
-                opts.learning == Learning::Fwd,
-                opts.fwd_cut == crate::config::FwdCut::Uip,
-            ),
+            deps: Deps::new(opts.learning == Learning::Fwd, opts.fwd_cut),
             ufs: Unfounded::new(g, num_vars),
             src: Sources::new(g, &rules, num_vars),
             sums: Sums::new(&c.native_sums, num_vars, opts.learning == Learning::Fwd),

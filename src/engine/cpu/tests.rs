@@ -352,23 +352,26 @@ fn forward_learning_bumps_the_violated_nogood() {
 }
 
 #[test]
-fn forward_uip_replaces_the_decision_and_keeps_lower_literals() {
+fn forward_cuts_uip_and_lits_replace_decisions_by_implied_literals() {
     let (t, f) = (Lit::t, Lit::f);
-    // Level 1: T1, which implies T7. Level 2: T2. Level 3: T6 implies T3 (the UIP), and T3
-    // implies T5 and, with T2, T4. The conflict {T4, T5, T7} depends on decisions 1, 2, 3.
+    // Level 1: T1, which implies T7. Level 2: T2, which implies T8. Level 3: T6 implies T3
+    // (the UIP), and T3 implies T5 and, with T8, T4. The conflict {T4, T5, T7} depends on
+    // decisions 1, 2, 3.
     let ngs: &[&[Lit]] = &[
         &[t(1), f(7)],
+        &[t(2), f(8)],
         &[t(6), f(3)],
-        &[t(3), t(2), f(4)],
+        &[t(3), t(8), f(4)],
         &[t(3), f(5)],
         &[t(4), t(5), t(7)],
     ];
-    let learn = |cut| {
+    let learn_capped = |learning, cut, cap| {
         let o = Options {
             fwd_cut: cut,
-            ..opts(Learning::Fwd, Heuristic::Occ, 1)
+            ..opts(learning, Heuristic::Occ, 1)
         };
-        let mut e = nogood_engine_with(7, ngs, o);
+        let mut e = nogood_engine_with(8, ngs, o);
+        e.deps.set_lits_cap(cap);
         assert!(e.propagate().is_none());
         for d in [1, 2, 6] {
             e.a.lim.push(e.a.trail.len() as u32);
@@ -380,18 +383,43 @@ fn forward_uip_replaces_the_decision_and_keeps_lower_literals() {
         let confl = e.propagate().expect("conflict");
         assert!(e.resolve(confl));
         let asserted = e.a.holds(e.learnt[0].negate());
-        (e.learnt.clone(), e.a.level(), asserted)
+        (
+            e.learnt.clone(),
+            e.a.level(),
+            asserted,
+            e.stats.fwd_lits_unknown,
+        )
     };
+    let learn_with = |learning, cut| learn_capped(learning, cut, usize::MAX);
+    let learn = |cut| learn_with(Learning::Fwd, cut);
     // The paper's cut: the three decisions; backjump to level 2, where F6 is asserted.
-    let (learnt, level, asserted) = learn(crate::config::FwdCut::Decisions);
+    let (learnt, level, asserted, _) = learn(crate::config::FwdCut::Decisions);
     assert_eq!(learnt, vec![t(6), t(2), t(1)]);
     assert_eq!(level, 2);
     assert!(asserted);
     // The UIP cut: T3 for T6; T7 kept (its set {1} is not within {2, 3}) instead of T1.
-    let (learnt, level, asserted) = learn(crate::config::FwdCut::Uip);
+    let (learnt, level, asserted, _) = learn(crate::config::FwdCut::Uip);
     assert_eq!(learnt, vec![t(3), t(2), t(7)]);
     assert_eq!(level, 2);
     assert!(asserted);
+    // The lits cut: T3, T4's lower-level set {T8} instead of T2, and T7; resolution's nogood.
+    let (learnt, level, asserted, unknown) = learn(crate::config::FwdCut::Lits);
+    assert_eq!(learnt, vec![t(3), t(8), t(7)]);
+    assert_eq!(level, 2);
+    assert!(asserted);
+    assert_eq!(unknown, 0);
+    let (mut res, _, _, _) = learn_with(Learning::Res, crate::config::FwdCut::Decisions);
+    res[1..].sort();
+    let mut lits = learnt;
+    lits[1..].sort();
+    assert_eq!(res, lits);
+    // With no room for a literal, T4's set {T8} is unknown: the conflict is cut as `uip`.
+    let (learnt, level, asserted, unknown) =
+        learn_capped(Learning::Fwd, crate::config::FwdCut::Lits, 0);
+    assert_eq!(learnt, vec![t(3), t(2), t(7)]);
+    assert_eq!(level, 2);
+    assert!(asserted);
+    assert_eq!(unknown, 1);
 }
 
 #[test]

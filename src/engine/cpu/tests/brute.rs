@@ -217,7 +217,7 @@ pub fn to_clingo(p: &Program) -> String {
 
 /// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`.
 #[rustfmt::skip]
-const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut); 13] = [
+const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut); 16] = [
     (Learning::Res, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions),
     (Learning::Res, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions),
     (Learning::Res, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions),
@@ -231,6 +231,9 @@ const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut); 13] = [
     (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Uip),
     (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Uip),
     (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Uip),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Lits),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Lits),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Lits),
 ];
 
 #[test]
