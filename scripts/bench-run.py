@@ -17,6 +17,9 @@ Configurations (--configs, comma separated):
                                   yasmin-rs --engine ENGINE --learning LEARNING --heuristic H
                                   --decide D; e.g. cpu:res, gpu:fwd:jw, cpu:res:activity:vars
                                   (heuristic and decisions default: the binary's)
+  ...+FLAG=VALUE[+FLAG=VALUE...]  more yasmin-rs options, e.g.
+                                  cpu:fwd:activity:vars+fwd-cut=lits+save-progress=0
+                                  (--fwd-cut=lits --save-progress=0)
 
 Example (GPU machine):
   python3 scripts/bench-run.py --bin .device/yasmin-rs --ground-dir .device/ground \\
@@ -117,10 +120,14 @@ def materialise(path, tmpdir):
 def parse_config(c):
     if c == "clingo":
         return {"name": "clingo", "solver": "clingo"}
-    parts = c.split(":")
-    if len(parts) not in (2, 3, 4) or parts[0] not in ("cpu", "gpu", "auto"):
-        sys.exit("bad configuration %r (want clingo or ENGINE:LEARNING[:HEURISTIC[:DECIDE]])" % c)
-    cfg = {"name": c, "solver": "yasmin-rs", "engine": parts[0], "learning": parts[1]}
+    base, *flags = c.split("+")
+    parts = base.split(":")
+    if (len(parts) not in (2, 3, 4) or parts[0] not in ("cpu", "gpu", "auto")
+            or not all(f and not f.startswith("-") for f in flags)):
+        sys.exit("bad configuration %r (want clingo or "
+                 "ENGINE:LEARNING[:HEURISTIC[:DECIDE]][+FLAG=VALUE...])" % c)
+    cfg = {"name": c, "solver": "yasmin-rs", "engine": parts[0], "learning": parts[1],
+           "flags": ["--" + f for f in flags]}
     if len(parts) >= 3:
         cfg["heuristic"] = parts[2]
     if len(parts) == 4:
@@ -139,6 +146,7 @@ def command(cfg, args, ground):
         argv += ["--heuristic", cfg["heuristic"]]
     if "decide" in cfg:
         argv += ["--decide", cfg["decide"]]
+    argv += cfg["flags"]
     if args.quiet:
         argv.append("-q")
     return argv + shlex.split(args.extra)

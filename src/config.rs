@@ -159,6 +159,13 @@ pub struct Config {
     #[arg(long = "save-progress", value_name = "N")]
     pub save_progress: Option<u32>,
 
+    /// With `--save-progress`: alternate between clasp's fixed signs and the saved ones, C
+    /// conflicts with the fixed signs first, then C with the saved, then 2C and 2C, 4C and
+    /// 4C, ... (each switch restarts; off by default; a usage error without
+    /// `--save-progress`).
+    #[arg(long = "phase-switch", value_name = "C", value_parser = clap::value_parser!(u64).range(1..))]
+    pub phase_switch: Option<u64>,
+
     /// Host engine (`--engine cpu`): sum bodies as native constraints or as nogoods.
     #[arg(long, value_enum, default_value_t = Sums::Native)]
     pub sums: Sums,

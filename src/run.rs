@@ -103,6 +103,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         sums: config.sums,
         decide: config.decide,
         save_progress: config.save_progress,
+        phase_switch: config.phase_switch,
         fwd_cut: config.fwd_cut,
     };
     let on_worker = (engine_kind == EngineKind::Cpu).then_some(opts);
@@ -183,6 +184,12 @@ fn engine_kind(config: &Config) -> Result<EngineKind, Failure> {
         return Err(Failure::new(
             exit::USAGE,
             "--save-progress needs --decide=vars (decisions on rules have fixed signs)",
+        ));
+    }
+    if config.phase_switch.is_some() && config.save_progress.is_none() {
+        return Err(Failure::new(
+            exit::USAGE,
+            "--phase-switch needs --save-progress (it alternates the saved signs with the fixed ones)",
         ));
     }
     let cut = match config.fwd_cut {

@@ -384,6 +384,23 @@ fn decide_vars_is_host_only() {
     let r = yasmin(&[&q, "--save-progress=3"], None);
     assert_eq!(r.code, Some(64), "{}", r.stderr);
     assert!(r.stderr.contains("--save-progress needs --decide=vars"));
+    // Alternating saved and fixed signs needs saved signs.
+    let r = yasmin(&[&q, "--decide=vars", "--phase-switch=5"], None);
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(r.stderr.contains("--phase-switch needs --save-progress"));
+    let r = yasmin(
+        &[
+            &q,
+            "--decide=vars",
+            "--save-progress=0",
+            "--phase-switch=1",
+            "-n",
+            "0",
+        ],
+        None,
+    );
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    assert_eq!(answer_sets(&r.stdout), want);
 }
 
 #[test]

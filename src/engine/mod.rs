@@ -108,6 +108,8 @@ pub struct Options {
     pub decide: crate::config::Decide,
     /// `--decide=vars`: save signs on backjumps over more than this many levels (`None`: never).
     pub save_progress: Option<u32>,
+    /// `--save-progress`: alternate fixed and saved signs, periods from this many conflicts.
+    pub phase_switch: Option<u64>,
     /// `--learning=fwd`: the paper's decision nogood, or the forward first UIP (host engine).
     pub fwd_cut: crate::config::FwdCut,
 }

@@ -22,15 +22,22 @@ use crate::lit::{Lit, Var};
 
 #[derive(Debug, Default)]
 pub struct Phases {
-    /// By variable: the sign to decide it with next.
+    /// By variable: the saved sign (clasp's `sign_atom` until a backjump saves one).
     saved: Vec<bool>,
+    /// By variable: clasp's `sign_atom` (bodies true).
+    fixed: Vec<bool>,
+    /// Decide with `saved` (else with `fixed`; `--phase-switch` alternates).
+    pub use_saved: bool,
 }
 
 impl Phases {
     /// `is_body(v)`: `v` stands for a rule body and is no atom.
     pub fn new(num_vars: usize, is_body: impl Fn(Var) -> bool) -> Phases {
+        let fixed: Vec<bool> = (0..num_vars as Var).map(is_body).collect();
         Phases {
-            saved: (0..num_vars as Var).map(is_body).collect(),
+            saved: fixed.clone(),
+            fixed,
+            use_saved: true,
         }
     }
 
@@ -42,7 +49,43 @@ impl Phases {
 
     #[inline]
     pub fn lit(&self, v: Var) -> Lit {
-        Lit::new(v, self.saved[v as usize])
+        let signs = if self.use_saved {
+            &self.saved
+        } else {
+            &self.fixed
+        };
+        Lit::new(v, signs[v as usize])
+    }
+}
+
+/// `--phase-switch C`: when the next switch between fixed and saved signs is due.
+#[derive(Debug)]
+pub struct PhaseSwitch {
+    /// Conflicts of the current period.
+    period: u64,
+    /// Conflict count at which it ends.
+    at: u64,
+}
+
+impl PhaseSwitch {
+    /// Starts with the fixed signs (`phases.use_saved` false) for `c` conflicts.
+    pub fn new(c: u64, phases: &mut Phases) -> PhaseSwitch {
+        phases.use_saved = false;
+        PhaseSwitch { period: c, at: c }
+    }
+
+    /// True when a period ended at `conflicts`: `phases` switched, the next period scheduled
+    /// (twice as long after a period with the saved signs).
+    pub fn due(&mut self, conflicts: u64, phases: &mut Phases) -> bool {
+        if conflicts < self.at {
+            return false;
+        }
+        phases.use_saved = !phases.use_saved;
+        if !phases.use_saved {
+            self.period = self.period.saturating_mul(2);
+        }
+        self.at = conflicts.saturating_add(self.period);
+        true
     }
 }
 
@@ -72,5 +115,28 @@ mod tests {
         p.save(Lit::f(3));
         assert_eq!(p.lit(1), Lit::t(1));
         assert_eq!(p.lit(3), Lit::f(3));
+    }
+
+    #[test]
+    fn phase_switch_alternates_with_growing_periods() {
+        let mut p = Phases::new(4, |v| v == 3);
+        p.save(Lit::t(1));
+        let mut s = PhaseSwitch::new(10, &mut p);
+        assert_eq!(p.lit(1), Lit::f(1), "fixed signs first");
+        let mut switches = Vec::new();
+        for c in 0..100 {
+            if s.due(c, &mut p) {
+                switches.push((c, p.use_saved));
+            }
+        }
+        // Fixed 10, saved 10, fixed 20, saved 20, fixed 40.
+        assert_eq!(switches, [(10, true), (20, false), (40, true), (60, false)]);
+        assert_eq!(p.lit(1), Lit::f(1));
+        assert!(s.due(100, &mut p));
+        assert_eq!(
+            p.lit(1),
+            Lit::t(1),
+            "the saved sign survives the fixed periods"
+        );
     }
 }

@@ -93,6 +93,8 @@ pub struct CpuEngine {
     vars: bool,
     /// `--decide=vars`: the sign of each variable's next decision.
     phases: Phases,
+    /// `--phase-switch`.
+    switch: Option<decide_vars::PhaseSwitch>,
     deps: Deps,
     ufs: Unfounded,
     /// Source pointers: unfounded-set propagation at partial assignments (`source`).
@@ -136,13 +138,17 @@ impl CpuEngine {
         let scores = Scores::new(opts.heuristic, num_vars, input, opts.seed);
         let rules = Rules::new(g, c, num_vars);
         let vars = opts.decide == Decide::Vars;
-        let phases = if vars {
+        let mut phases = if vars {
             Phases::new(num_vars, |v| {
                 v > g.num_atoms && !rules.var_bodies.get(v as usize).is_empty()
             })
         } else {
             Phases::default()
         };
+        let switch = opts
+            .phase_switch
+            .filter(|_| vars && opts.save_progress.is_some())
+            .map(|c| decide_vars::PhaseSwitch::new(c, &mut phases));
         let mut e = CpuEngine {
             opts,
             num_atoms: g.num_atoms,
@@ -157,6 +163,7 @@ impl CpuEngine {
             rules,
             vars,
             phases,
+            switch,
             restarts: Restarts::default(),
             reduce: Reduce::default(),
             pending: Vec::new(),
@@ -235,7 +242,11 @@ impl CpuEngine {
                 }
                 continue;
             }
-            if self.restarts.due(self.stats.conflicts) {
+            let switched = self
+                .switch
+                .as_mut()
+                .is_some_and(|s| s.due(self.stats.conflicts, &mut self.phases));
+            if self.restarts.due(self.stats.conflicts) || switched {
                 self.stats.restarts += 1;
                 self.backtrack(0);
                 continue;

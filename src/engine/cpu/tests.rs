@@ -28,6 +28,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
         sums: crate::config::Sums::Translate,
         decide: crate::config::Decide::Rules,
         save_progress: None,
+        phase_switch: None,
         fwd_cut: crate::config::FwdCut::Decisions,
     }
 }

@@ -215,25 +215,25 @@ pub fn to_clingo(p: &Program) -> String {
     out
 }
 
-/// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`.
+/// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`, `--phase-switch`.
 #[rustfmt::skip]
-const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut); 16] = [
-    (Learning::Res, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions),
-    (Learning::Res, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions),
-    (Learning::Res, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions),
-    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions),
-    (Learning::Fwd, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions),
-    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions),
-    (Learning::Res, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions),
-    (Learning::Res, Heuristic::Jw, Decide::Vars, Some(0), FwdCut::Decisions),
-    (Learning::Fwd, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions),
-    (Learning::Fwd, Heuristic::Occ, Decide::Vars, Some(1), FwdCut::Decisions),
-    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Uip),
-    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Uip),
-    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Uip),
-    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Lits),
-    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Lits),
-    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Lits),
+const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>); 16] = [
+    (Learning::Res, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions, None),
+    (Learning::Res, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions, None),
+    (Learning::Res, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions, None),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions, None),
+    (Learning::Fwd, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions, None),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions, None),
+    (Learning::Res, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions, None),
+    (Learning::Res, Heuristic::Jw, Decide::Vars, Some(0), FwdCut::Decisions, Some(2)),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions, None),
+    (Learning::Fwd, Heuristic::Occ, Decide::Vars, Some(1), FwdCut::Decisions, None),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Uip, None),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Uip, None),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Uip, None),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Lits, None),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Lits, None),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Lits, Some(1)),
 ];
 
 #[test]
@@ -246,11 +246,12 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         total_models += expected.len();
         let g = crate::ground::analyse(&p).expect("generator makes no unsupported input");
         nontight += !g.tight as usize;
-        for (learning, heuristic, decide, save_progress, fwd_cut) in CONFIGS {
+        for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch) in CONFIGS {
             let o = Options {
                 decide,
                 save_progress,
                 fwd_cut,
+                phase_switch,
                 ..opts(learning, heuristic, seed)
             };
             let mut e = engine_for(&p, o);
@@ -260,7 +261,7 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
             assert_eq!(
                 got,
                 expected,
-                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}/{fwd_cut:?}, program (clingo syntax):\n{}",
+                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}/{fwd_cut:?}/{phase_switch:?}, program (clingo syntax):\n{}",
                 to_clingo(&p)
             );
         }
