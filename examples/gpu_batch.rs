@@ -48,6 +48,7 @@ fn parse_args() -> Result<Args, String> {
             sums: Sums::Translate,
             decide: Decide::Rules,
             save_progress: None,
+            phase_switch: None,
             fwd_cut: yasmin_rs::config::FwdCut::Decisions,
         },
         timeout: Duration::from_secs(60),
