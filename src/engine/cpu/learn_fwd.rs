@@ -505,20 +505,7 @@ impl CpuEngine {
         for l in &self.learnt[1..] {
             self.seen[l.var() as usize] = true;
         }
-        self.minimise();
-        for l in &self.learnt[1..] {
-            self.seen[l.var() as usize] = false;
-        }
-        // learnt[1] = the highest of the rest: the backjump level.
-        let mut jump = 0;
-        for k in 1..self.learnt.len() {
-            let lv = self.a.level_of(self.learnt[k].var());
-            if lv > jump {
-                jump = lv;
-                self.learnt.swap(1, k);
-            }
-        }
-        Some(jump)
+        Some(self.minimise_and_jump())
     }
 
     /// The nearest common dominator of the literals of the conflict level in `confl` that

@@ -65,11 +65,16 @@ impl CpuEngine {
         if cur == 0 {
             return None;
         }
+        Some(self.minimise_and_jump())
+    }
+
+    /// Minimise `learnt` (its literals after the UIP marked `seen`), unmark them, and move the
+    /// highest of them to `learnt[1]`. Returns its level, the backjump level (0 if none).
+    pub(super) fn minimise_and_jump(&mut self) -> u32 {
         self.minimise();
         for l in &self.learnt[1..] {
             self.seen[l.var() as usize] = false;
         }
-        // learnt[1] = the highest of the rest: the backjump level.
         let mut jump = 0;
         for k in 1..self.learnt.len() {
             let lv = self.a.level_of(self.learnt[k].var());
@@ -78,7 +83,7 @@ impl CpuEngine {
                 self.learnt.swap(1, k);
             }
         }
-        Some(jump)
+        jump
     }
 
     /// Drop literals implied by the others (MiniSat's recursive minimisation): a literal is
@@ -87,7 +92,7 @@ impl CpuEngine {
     /// so every chain of dropped literals ends in kept ones. A literal whose level holds no
     /// literal of the nogood cannot be redundant (its chain would reach that level's
     /// decision), which prunes the search through the abstract-level mask.
-    pub(super) fn minimise(&mut self) {
+    fn minimise(&mut self) {
         let mut mask = 0u64;
         for l in &self.learnt[1..] {
             mask |= abstract_level(self.a.level_of(l.var()));
