@@ -7,6 +7,7 @@ use super::brute::{answer_sets, to_clingo};
 use super::{all_models, opts, opts_vars, prog};
 use crate::config::{Heuristic, Learning};
 use crate::engine::cpu::CpuEngine;
+use crate::engine::Options;
 use lparse::{Program, Rule};
 
 /// xorshift, seeded.
@@ -64,22 +65,30 @@ fn native_sums_give_exactly_the_brute_force_answer_sets() {
         total += expected.len();
         let g = crate::ground::analyse(&p).expect("supported program");
         let c = crate::nogoods::complete_all_native(&g);
-        for (learning, heuristic, vars) in [
-            (Learning::Res, Heuristic::Activity, false),
-            (Learning::Res, Heuristic::Occ, false),
-            (Learning::Fwd, Heuristic::Activity, false),
-            (Learning::Fwd, Heuristic::Jw, false),
-            (Learning::Res, Heuristic::Activity, true),
-            (Learning::Fwd, Heuristic::Activity, true),
+        use crate::config::FwdCut::{Decisions, Lits, Uip};
+        for (learning, heuristic, vars, fwd_cut) in [
+            (Learning::Res, Heuristic::Activity, false, Decisions),
+            (Learning::Res, Heuristic::Occ, false, Decisions),
+            (Learning::Fwd, Heuristic::Activity, false, Decisions),
+            (Learning::Fwd, Heuristic::Jw, false, Decisions),
+            (Learning::Res, Heuristic::Activity, true, Decisions),
+            (Learning::Fwd, Heuristic::Activity, true, Decisions),
+            (Learning::Fwd, Heuristic::Activity, false, Uip),
+            (Learning::Fwd, Heuristic::Activity, false, Lits),
+            (Learning::Fwd, Heuristic::Activity, true, Lits),
         ] {
             let o = if vars { opts_vars } else { opts };
-            let mut e = CpuEngine::new(&g, &c, o(learning, heuristic, seed));
+            let o = Options {
+                fwd_cut,
+                ..o(learning, heuristic, seed)
+            };
+            let mut e = CpuEngine::new(&g, &c, o);
             let mut got = all_models(&mut e);
             got.sort();
             assert_eq!(
                 got,
                 expected,
-                "seed {seed}, {learning:?}/{heuristic:?}, vars {vars}:\n{}",
+                "seed {seed}, {learning:?}/{heuristic:?}/{fwd_cut:?}, vars {vars}:\n{}",
                 to_clingo(&p)
             );
         }
