@@ -7,42 +7,11 @@
 mod common;
 
 use common::answer_sets;
-use std::collections::BTreeMap;
+use common::bin::{clingo, example, yasmin, Run, BIN, ROOT};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_yasmin-rs");
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: Option<i32>,
-}
-
-/// `yasmin-rs args…` with `stdin` piped in (or nothing).
-fn yasmin(args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run yasmin-rs");
-    let mut pipe = child.stdin.take().unwrap();
-    if let Some(bytes) = stdin {
-        pipe.write_all(bytes).unwrap();
-    }
-    drop(pipe);
-    let out = child.wait_with_output().unwrap();
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
-}
 
 /// gringo's aspif for the program `text`.
 fn gringo(text: &str, args: &[&str]) -> Vec<u8> {
@@ -72,10 +41,6 @@ fn tmp_file(name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-fn example(name: &str) -> String {
-    format!("{ROOT}/examples/{name}")
-}
-
 fn fixture(name: &str) -> String {
     format!("{ROOT}/tests/cli/{name}")
 }
@@ -84,18 +49,6 @@ fn result_line(text: &str) -> &str {
     text.lines()
         .find(|l| ["SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"].contains(l))
         .unwrap_or("(no result line)")
-}
-
-fn clingo(file: &str, args: &[&str]) -> (BTreeMap<Vec<String>, usize>, Option<i32>) {
-    let out = Command::new("clingo")
-        .args(args)
-        .arg(file)
-        .output()
-        .expect("clingo must be installed (apt-get install gringo)");
-    (
-        answer_sets(&String::from_utf8_lossy(&out.stdout)),
-        out.status.code(),
-    )
 }
 
 #[test]
@@ -352,82 +305,6 @@ fn engine_gpu_without_a_gpu_is_a_clear_error() {
         );
     } else {
         assert_eq!(r.code, Some(10), "{}", r.stderr);
-    }
-}
-
-#[test]
-fn decide_vars_is_host_only() {
-    let q = example("queens.aspif");
-    // The device engine cannot honour it: a usage error before anything is read or printed,
-    // with or without a GPU.
-    let r = yasmin(&[&q, "--engine=gpu", "--decide=vars"], None);
-    assert_eq!(r.code, Some(64), "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("--decide=vars is not supported by the GPU engine"),
-        "{}",
-        r.stderr
-    );
-    assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
-    // `auto` takes the host engine for it, whatever the machine has; same answer sets as the
-    // default mode.
-    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
-    for engine in ["--engine=auto", "--engine=cpu"] {
-        let r = yasmin(&[&q, engine, "--decide=vars", "-n", "0"], None);
-        assert_eq!(r.code, Some(30), "{engine}: {}", r.stderr);
-        assert_eq!(answer_sets(&r.stdout), want, "{engine}");
-    }
-    let r = yasmin(&[&q, "--decide=vars", "--save-progress=0", "-n", "0"], None);
-    assert_eq!(r.code, Some(30), "{}", r.stderr);
-    assert_eq!(answer_sets(&r.stdout), want);
-    // Signs of rule decisions are fixed: saving them would silently do nothing.
-    let r = yasmin(&[&q, "--save-progress=3"], None);
-    assert_eq!(r.code, Some(64), "{}", r.stderr);
-    assert!(r.stderr.contains("--save-progress needs --decide=vars"));
-    // Alternating saved and fixed signs needs saved signs.
-    let r = yasmin(&[&q, "--decide=vars", "--phase-switch=5"], None);
-    assert_eq!(r.code, Some(64), "{}", r.stderr);
-    assert!(r.stderr.contains("--phase-switch needs --save-progress"));
-    let r = yasmin(
-        &[
-            &q,
-            "--decide=vars",
-            "--save-progress=0",
-            "--phase-switch=1",
-            "-n",
-            "0",
-        ],
-        None,
-    );
-    assert_eq!(r.code, Some(30), "{}", r.stderr);
-    assert_eq!(answer_sets(&r.stdout), want);
-}
-
-#[test]
-fn fwd_cuts_uip_and_lits_are_host_only_and_need_fwd() {
-    let q = example("queens.aspif");
-    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
-    for cut in ["uip", "lits"] {
-        let flag = format!("--fwd-cut={cut}");
-        let r = yasmin(&[&q, "--engine=gpu", "--learning=fwd", &flag], None);
-        assert_eq!(r.code, Some(64), "{}", r.stderr);
-        assert!(
-            r.stderr
-                .contains(&format!("{flag} is not supported by the GPU engine")),
-            "{}",
-            r.stderr
-        );
-        assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
-        // Without fwd learning it would do nothing.
-        let r = yasmin(&[&q, &flag], None);
-        assert_eq!(r.code, Some(64), "{}", r.stderr);
-        assert!(r.stderr.contains(&format!("{flag} needs --learning=fwd")));
-        // `auto` takes the host engine for it; same answer sets as clingo.
-        for engine in ["--engine=auto", "--engine=cpu"] {
-            let r = yasmin(&[&q, engine, "--learning=fwd", &flag, "-n", "0"], None);
-            assert_eq!(r.code, Some(30), "{engine} {flag}: {}", r.stderr);
-            assert_eq!(answer_sets(&r.stdout), want, "{engine} {flag}");
-        }
     }
 }
 

@@ -1,5 +1,6 @@
-//! Helpers shared by the integration tests: the seeded generator of the brute-force tests and
-//! the answer-set parser of the tests that compare with clingo. Each test crate uses only some
+//! Helpers shared by the integration tests: the seeded generator of the brute-force tests, the
+//! answer-set parser of the tests that compare with clingo, and (`bin`) running the binary and
+//! clingo. Each test crate uses only some
 //! of them, hence `dead_code` is allowed.
 //!
 //! Invariant: `Rng` is splitmix64, so a seed gives the same sequence in every test;
@@ -8,6 +9,8 @@
 //! times.
 
 #![allow(dead_code)]
+
+pub mod bin;
 
 use std::collections::BTreeMap;
 

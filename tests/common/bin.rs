@@ -1,0 +1,55 @@
+//! Running the yasmin-rs binary, and clingo, from integration tests.
+
+use super::answer_sets;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_yasmin-rs");
+pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: Option<i32>,
+}
+
+/// `yasmin-rs args…` with `stdin` piped in (or nothing).
+pub fn yasmin(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run yasmin-rs");
+    let mut pipe = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).unwrap();
+    }
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+/// A file of the repository's `examples/`.
+pub fn example(name: &str) -> String {
+    format!("{ROOT}/examples/{name}")
+}
+
+/// clingo's answer sets of `file` and its exit code.
+pub fn clingo(file: &str, args: &[&str]) -> (BTreeMap<Vec<String>, usize>, Option<i32>) {
+    let out = Command::new("clingo")
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("clingo must be installed (apt-get install gringo)");
+    (
+        answer_sets(&String::from_utf8_lossy(&out.stdout)),
+        out.status.code(),
+    )
+}

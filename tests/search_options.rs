@@ -1,0 +1,87 @@
+//! The host engine's search options end to end: `--decide=vars`, `--save-progress`,
+//! `--phase-switch` and `--fwd-cut`, which the device engine cannot honour (usage errors with
+//! `--engine=gpu`, the host engine with `--engine=auto`) or which need another option (usage
+//! errors without it); where accepted, the answer sets are clingo's.
+//!
+//! Needs clingo on PATH (Debian package `gringo`).
+
+mod common;
+
+use common::answer_sets;
+use common::bin::{clingo, example, yasmin};
+
+#[test]
+fn decide_vars_is_host_only() {
+    let q = example("queens.aspif");
+    // The device engine cannot honour it: a usage error before anything is read or printed,
+    // with or without a GPU.
+    let r = yasmin(&[&q, "--engine=gpu", "--decide=vars"], None);
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("--decide=vars is not supported by the GPU engine"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
+    // `auto` takes the host engine for it, whatever the machine has; same answer sets as the
+    // default mode.
+    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
+    for engine in ["--engine=auto", "--engine=cpu"] {
+        let r = yasmin(&[&q, engine, "--decide=vars", "-n", "0"], None);
+        assert_eq!(r.code, Some(30), "{engine}: {}", r.stderr);
+        assert_eq!(answer_sets(&r.stdout), want, "{engine}");
+    }
+    let r = yasmin(&[&q, "--decide=vars", "--save-progress=0", "-n", "0"], None);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    assert_eq!(answer_sets(&r.stdout), want);
+    // Signs of rule decisions are fixed: saving them would silently do nothing.
+    let r = yasmin(&[&q, "--save-progress=3"], None);
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(r.stderr.contains("--save-progress needs --decide=vars"));
+    // Alternating saved and fixed signs needs saved signs.
+    let r = yasmin(&[&q, "--decide=vars", "--phase-switch=5"], None);
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(r.stderr.contains("--phase-switch needs --save-progress"));
+    let r = yasmin(
+        &[
+            &q,
+            "--decide=vars",
+            "--save-progress=0",
+            "--phase-switch=1",
+            "-n",
+            "0",
+        ],
+        None,
+    );
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    assert_eq!(answer_sets(&r.stdout), want);
+}
+
+#[test]
+fn fwd_cuts_uip_and_lits_are_host_only_and_need_fwd() {
+    let q = example("queens.aspif");
+    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
+    for cut in ["uip", "lits"] {
+        let flag = format!("--fwd-cut={cut}");
+        let r = yasmin(&[&q, "--engine=gpu", "--learning=fwd", &flag], None);
+        assert_eq!(r.code, Some(64), "{}", r.stderr);
+        assert!(
+            r.stderr
+                .contains(&format!("{flag} is not supported by the GPU engine")),
+            "{}",
+            r.stderr
+        );
+        assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
+        // Without fwd learning it would do nothing.
+        let r = yasmin(&[&q, &flag], None);
+        assert_eq!(r.code, Some(64), "{}", r.stderr);
+        assert!(r.stderr.contains(&format!("{flag} needs --learning=fwd")));
+        // `auto` takes the host engine for it; same answer sets as clingo.
+        for engine in ["--engine=auto", "--engine=cpu"] {
+            let r = yasmin(&[&q, engine, "--learning=fwd", &flag, "-n", "0"], None);
+            assert_eq!(r.code, Some(30), "{engine} {flag}: {}", r.stderr);
+            assert_eq!(answer_sets(&r.stdout), want, "{engine} {flag}");
+        }
+    }
+}
