@@ -41,10 +41,15 @@ def main():
         print("- %s: %d of %d solved, %d WRONG" % (c, sum(r["solved"] for r in got), len(got), wrong))
     both = [c for c in configs if c.startswith("cpu:")]
     for lr in ("res", "fwd"):
-        cs = [c for c in both if c.split(":")[1] == lr]
+        cs = [c for c in both if scheme(c) == lr]
         any_ = sum(any(rows.get((i, c), {}).get("solved") for c in cs) for i in insts)
         print("- %s in any configuration (%s): %d of %d" % (lr, ", ".join(cs), any_, len(insts)))
     best_table(rows, insts, both)
+
+
+def scheme(config):
+    """The learning scheme of a bench-run.py configuration (`cpu:fwd:...+flag=v` -> fwd)."""
+    return config.split("+")[0].split(":")[1]
 
 
 def best_table(rows, insts, configs):
@@ -65,7 +70,7 @@ def best_table(rows, insts, configs):
         cells = []
         for lr in ("res", "fwd"):
             got = [rows[(i, c)] for c in configs
-                   if c.split(":")[1].split("+")[0] == lr and (i, c) in rows
+                   if scheme(c) == lr and (i, c) in rows
                    and rows[(i, c)]["solved"]]
             if not got:
                 cells += ["unknown", "-", "-", "-", "-"]

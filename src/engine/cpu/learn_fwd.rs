@@ -230,8 +230,7 @@ impl Deps {
             }
             known = if xl < level {
                 self.add_lit(x);
-                self.lit_arena.len() - (base as usize) <= self.lits_cap
-                    && self.lit_arena.len() <= LITS_BUDGET
+                self.within_caps(base, self.lits_cap)
             } else {
                 self.add_chain(a.trail_pos[x.var() as usize], d, base, self.lits_cap)
             };
@@ -256,6 +255,13 @@ impl Deps {
             self.pmark.fill(0);
             self.stamp = 1;
         }
+    }
+
+    /// The set being built (from `base`) has at most `cap` literals and the arena fits its
+    /// budget.
+    #[inline]
+    fn within_caps(&self, base: u32, cap: usize) -> bool {
+        self.lit_arena.len() - base as usize <= cap && self.lit_arena.len() <= LITS_BUDGET
     }
 
     /// Add `x` to the set being built, unless it is in it.
@@ -298,7 +304,7 @@ impl Deps {
                 let y = self.lit_arena[k as usize];
                 self.add_lit(y);
             }
-            if self.lit_arena.len() - base as usize > cap || self.lit_arena.len() > LITS_BUDGET {
+            if !self.within_caps(base, cap) {
                 return false;
             }
             if up == NONE || up == p {
