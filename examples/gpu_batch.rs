@@ -50,6 +50,7 @@ fn parse_args() -> Result<Args, String> {
             save_progress: None,
             phase_switch: None,
             fwd_cut: yasmin_rs::config::FwdCut::Decisions,
+            restarts: yasmin_rs::config::RestartPolicy::Luby,
         },
         timeout: Duration::from_secs(60),
         files: Vec::new(),

@@ -75,6 +75,16 @@ pub enum Decide {
     Vars,
 }
 
+/// When the host engine restarts (`--restarts`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RestartPolicy {
+    /// The Luby sequence times 100 conflicts (both engines).
+    Luby,
+    /// Glucose's: when the recent learned nogoods' LBD average exceeds the overall one,
+    /// blocked while the trail is much longer than usual. Host engine only.
+    Dynamic,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Pre {
     /// Print the program read in aspif.
@@ -165,6 +175,11 @@ pub struct Config {
     /// `--save-progress`).
     #[arg(long = "phase-switch", value_name = "C", value_parser = clap::value_parser!(u64).range(1..))]
     pub phase_switch: Option<u64>,
+
+    /// When to restart. `dynamic` needs the host engine: `--engine=gpu` rejects it and
+    /// `--engine=auto` then picks the host engine.
+    #[arg(long, value_enum, default_value_t = RestartPolicy::Luby)]
+    pub restarts: RestartPolicy,
 
     /// Host engine (`--engine cpu`): sum bodies as native constraints or as nogoods.
     #[arg(long, value_enum, default_value_t = Sums::Native)]

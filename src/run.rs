@@ -17,7 +17,7 @@ mod progress;
 mod tests;
 
 use crate::check::Checker;
-use crate::config::{Config, Decide, EngineKind, FwdCut, Learning, Pre};
+use crate::config::{Config, Decide, EngineKind, FwdCut, Learning, Pre, RestartPolicy};
 use crate::engine::{Engine, EngineError, Limits, Options};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
@@ -105,6 +105,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         save_progress: config.save_progress,
         phase_switch: config.phase_switch,
         fwd_cut: config.fwd_cut,
+        restarts: config.restarts,
     };
     let on_worker = (engine_kind == EngineKind::Cpu).then_some(opts);
     let prepared = match prepare::prepare(
@@ -205,6 +206,8 @@ fn engine_kind(config: &Config) -> Result<EngineKind, Failure> {
     }
     let host_only = if config.decide == Decide::Vars {
         Some("--decide=vars")
+    } else if config.restarts == RestartPolicy::Dynamic {
+        Some("--restarts=dynamic")
     } else {
         cut
     };

@@ -112,4 +112,6 @@ pub struct Options {
     pub phase_switch: Option<u64>,
     /// `--learning=fwd`: the paper's decision nogood, or the forward first UIP (host engine).
     pub fwd_cut: crate::config::FwdCut,
+    /// Luby restarts (both engines) or dynamic ones (host engine).
+    pub restarts: crate::config::RestartPolicy,
 }

@@ -97,6 +97,11 @@ pub struct Deps {
     /// By trail position: `stamp` when its dominator chain was already added to it.
     pmark: Vec<u32>,
     stamp: u32,
+    /// `conflict_lits`' output too: the trail positions of the conflict level whose sets
+    /// the chains took (the literals resolution would resolve on, for the heuristic).
+    pub chain: Vec<u32>,
+    /// `add_chain` pushes the positions it takes onto `chain`.
+    record_chain: bool,
 }
 
 /// `dom` of a literal that does not depend on its level's decision.
@@ -289,6 +294,9 @@ impl Deps {
                 return true;
             }
             self.pmark[p as usize] = self.stamp;
+            if self.record_chain {
+                self.chain.push(p);
+            }
             let up = self.dom[p as usize];
             if up != NONE && q != NONE && p < q {
                 // `q` dominates `p`, so it is on `p`'s chain; only a sum's literal, whose
@@ -327,11 +335,14 @@ impl Deps {
         let level = a.level();
         let base = self.lit_arena.len() as u32;
         self.new_set();
+        self.chain.clear();
         let mut known = true;
         for &l in confl {
             let lv = a.level_of(l.var());
             if lv == level {
+                self.record_chain = true;
                 known = self.add_chain(a.trail_pos[l.var() as usize], uip, base, usize::MAX);
+                self.record_chain = false;
             } else if lv != 0 {
                 self.add_lit(l);
             }
@@ -437,6 +448,12 @@ impl CpuEngine {
             }
             self.stats.fwd_lits_unknown += 1;
         }
+        // The decision nogood says little about where the conflict happened: the violated
+        // nogood's variables (here) and the learned ones (below) tell the heuristic.
+        for i in 0..self.store.lits(confl).len() {
+            let v = self.store.lits(confl)[i].var();
+            self.bump_var(v);
+        }
         let mut acc = vec![0u64; words_for(level)];
         // The literals kept as they are (`uip`), in the scratch vector resolution's
         // minimisation uses (idle during forward learning).
@@ -478,6 +495,9 @@ impl CpuEngine {
         }
         self.learnt.extend_from_slice(&kept);
         self.min_stack = kept;
+        for k in 0..self.learnt.len() {
+            self.bump_var(self.learnt[k].var());
+        }
         let top = *self.learnt.first()?;
         debug_assert_eq!(
             self.a.level_of(top.var()),
@@ -510,6 +530,14 @@ impl CpuEngine {
         }
         for l in &self.learnt[1..] {
             self.seen[l.var() as usize] = true;
+        }
+        // The heuristic, as resolution's: every literal met, before minimisation.
+        for k in 0..self.learnt.len() {
+            self.bump_var(self.learnt[k].var());
+        }
+        for k in 0..self.deps.chain.len() {
+            let v = self.a.trail[self.deps.chain[k] as usize].var();
+            self.bump_var(v);
         }
         Some(self.minimise_and_jump())
     }

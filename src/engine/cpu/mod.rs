@@ -67,8 +67,8 @@ use self::unfounded::Unfounded;
 
 use self::watch::Watch;
 use super::{Engine, EngineError, Limits, Model, Options, Stats, Step};
-use crate::config::{Decide, Learning};
-use crate::engine::restart::Restarts;
+use crate::config::{Decide, Learning, RestartPolicy};
+use crate::engine::restart::{Dynamic, Restarts};
 use crate::ground::GroundProgram;
 use crate::lit::{Lit, Var};
 use crate::nogoods::Completion;
@@ -102,6 +102,10 @@ pub struct CpuEngine {
     /// (agg) The native sum constraints of the completion (`sums`).
     sums: Sums,
     restarts: Restarts,
+    /// `--restarts=dynamic` (else `restarts`, Luby's).
+    dynamic: Option<Dynamic>,
+    /// A dynamic restart is due.
+    restart_due: bool,
     reduce: Reduce,
     /// Nogoods waiting to be integrated (loop nogoods beyond the first, the blocking nogood).
     pending: Vec<Vec<Lit>>,
@@ -165,6 +169,8 @@ impl CpuEngine {
             phases,
             switch,
             restarts: Restarts::default(),
+            dynamic: (opts.restarts == RestartPolicy::Dynamic).then(Dynamic::default),
+            restart_due: false,
             reduce: Reduce::default(),
             pending: Vec::new(),
             conflict: None,
@@ -246,7 +252,7 @@ impl CpuEngine {
                 .switch
                 .as_mut()
                 .is_some_and(|s| s.due(self.stats.conflicts, &mut self.phases));
-            if self.restarts.due(self.stats.conflicts) || switched {
+            if self.restart_is_due() || switched {
                 self.stats.restarts += 1;
                 self.backtrack(0);
                 continue;
@@ -286,14 +292,8 @@ impl CpuEngine {
         if self.opts.learning == Learning::Fwd && !use_fwd {
             self.stats.fwd_fallbacks += 1;
         }
-        if use_fwd {
-            // Forward learning sees only decisions; the violated nogood's variables tell the
-            // activity heuristic where the conflict happened (resolution bumps them and more).
-            for i in 0..self.store.lits(confl).len() {
-                let v = self.store.lits(confl)[i].var();
-                self.bump_var(v);
-            }
-        }
+        let trail = self.a.trail.len() as u32;
+        // Each analysis bumps the activity of the variables it meets.
         let jump = if use_fwd {
             self.analyse_fwd(confl)
         } else {
@@ -303,11 +303,8 @@ impl CpuEngine {
         self.backtrack(jump);
         let learnt = std::mem::take(&mut self.learnt);
         let lbd = self.lbd(&learnt);
-        if use_fwd {
-            // Resolution bumped every variable it met; forward learning only sees decisions.
-            for l in &learnt {
-                self.bump_var(l.var());
-            }
+        if let Some(d) = &mut self.dynamic {
+            self.restart_due |= d.on_conflict(lbd, trail);
         }
         self.stats.learned += 1;
         self.stats.learned_lits += learnt.len() as u64;
@@ -322,6 +319,15 @@ impl CpuEngine {
                 self.conflict = Some(r);
                 true
             }
+        }
+    }
+
+    /// True (once) when the restart policy says restart now.
+    fn restart_is_due(&mut self) -> bool {
+        if self.dynamic.is_some() {
+            std::mem::take(&mut self.restart_due)
+        } else {
+            self.restarts.due(self.stats.conflicts)
         }
     }
 

@@ -30,6 +30,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
         save_progress: None,
         phase_switch: None,
         fwd_cut: crate::config::FwdCut::Decisions,
+        restarts: crate::config::RestartPolicy::Luby,
     }
 }
 

@@ -5,7 +5,7 @@
 //! the differential test against the engine.
 
 use super::{all_models, engine_for, opts, prog};
-use crate::config::{Decide, FwdCut, Heuristic, Learning};
+use crate::config::{Decide, FwdCut, Heuristic, Learning, RestartPolicy};
 use crate::engine::Options;
 use lparse::{Body, Head, HeadKind, Program, Rule, WLit};
 
@@ -215,25 +215,26 @@ pub fn to_clingo(p: &Program) -> String {
     out
 }
 
-/// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`, `--phase-switch`.
+/// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`, `--phase-switch`,
+/// `--restarts`.
 #[rustfmt::skip]
-const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>); 16] = [
-    (Learning::Res, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions, None),
-    (Learning::Res, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions, None),
-    (Learning::Res, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions, None),
-    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions, None),
-    (Learning::Fwd, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions, None),
-    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions, None),
-    (Learning::Res, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions, None),
-    (Learning::Res, Heuristic::Jw, Decide::Vars, Some(0), FwdCut::Decisions, Some(2)),
-    (Learning::Fwd, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions, None),
-    (Learning::Fwd, Heuristic::Occ, Decide::Vars, Some(1), FwdCut::Decisions, None),
-    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Uip, None),
-    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Uip, None),
-    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Uip, None),
-    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Lits, None),
-    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Lits, None),
-    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Lits, Some(1)),
+const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>, RestartPolicy); 16] = [
+    (Learning::Res, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
+    (Learning::Res, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
+    (Learning::Res, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
+    (Learning::Fwd, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
+    (Learning::Res, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions, None, RestartPolicy::Luby),
+    (Learning::Res, Heuristic::Jw, Decide::Vars, Some(0), FwdCut::Decisions, Some(2), RestartPolicy::Dynamic),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, None, FwdCut::Decisions, None, RestartPolicy::Luby),
+    (Learning::Fwd, Heuristic::Occ, Decide::Vars, Some(1), FwdCut::Decisions, None, RestartPolicy::Luby),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Uip, None, RestartPolicy::Luby),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Uip, None, RestartPolicy::Luby),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Uip, None, RestartPolicy::Dynamic),
+    (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Lits, None, RestartPolicy::Luby),
+    (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Lits, None, RestartPolicy::Luby),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Lits, Some(1), RestartPolicy::Dynamic),
 ];
 
 #[test]
@@ -246,12 +247,13 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         total_models += expected.len();
         let g = crate::ground::analyse(&p).expect("generator makes no unsupported input");
         nontight += !g.tight as usize;
-        for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch) in CONFIGS {
+        for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) in CONFIGS {
             let o = Options {
                 decide,
                 save_progress,
                 fwd_cut,
                 phase_switch,
+                restarts,
                 ..opts(learning, heuristic, seed)
             };
             let mut e = engine_for(&p, o);
@@ -261,7 +263,7 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
             assert_eq!(
                 got,
                 expected,
-                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}/{fwd_cut:?}/{phase_switch:?}, program (clingo syntax):\n{}",
+                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}/{fwd_cut:?}/{phase_switch:?}/{restarts:?}, program (clingo syntax):\n{}",
                 to_clingo(&p)
             );
         }
