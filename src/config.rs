@@ -45,6 +45,29 @@ pub enum Heuristic {
     Activity,
 }
 
+/// A set of search options (`--configuration`, clingo's name); options given on the command
+/// line override its choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Preset {
+    /// `tuned` on the host engine, `paper` on the GPU engine.
+    Auto,
+    /// The paper's algorithm, as the device engine runs it: decisions on rules
+    /// (`--decide=rules`), forward learning's decision nogoods (`--fwd-cut=decisions`), Luby
+    /// restarts. Both engines.
+    Paper,
+    /// The host engine's best measured setting, clasp's way: `--decide=vars --save-progress=0
+    /// --phase-switch=1000 --restarts=dynamic`, and with `--learning=fwd` `--fwd-cut=lits`.
+    /// Host engine only.
+    Tuned,
+}
+
+/// `--save-progress`: off, or save signs on backjumps over more than N levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveProgress {
+    Off,
+    Over(u32),
+}
+
 /// The nogood forward learning keeps of a conflict (`--fwd-cut`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FwdCut {
@@ -148,38 +171,48 @@ pub struct Config {
     #[arg(long, value_enum, default_value_t = Learning::Res)]
     pub learning: Learning,
 
-    /// With `--learning=fwd`: which nogood a conflict teaches. `uip` and `lits` need the host engine:
-    /// `--engine=gpu` rejects it and `--engine=auto` then picks the host engine.
-    #[arg(long = "fwd-cut", value_enum, default_value_t = FwdCut::Decisions)]
-    pub fwd_cut: FwdCut,
+    /// Search options as a set (clingo's `--configuration`); the options below override it.
+    /// `tuned` needs the host engine: `--engine=gpu` rejects it and `--engine=auto` then picks
+    /// the host engine.
+    #[arg(long, value_enum, default_value_t = Preset::Auto)]
+    pub configuration: Preset,
+
+    /// With `--learning=fwd`: which nogood a conflict teaches [default: the configuration's:
+    /// `decisions`, `lits` with `tuned`]. `uip` and `lits` need the host engine: `--engine=gpu`
+    /// rejects them and `--engine=auto` then picks the host engine.
+    #[arg(long = "fwd-cut", value_enum)]
+    pub fwd_cut: Option<FwdCut>,
 
     /// Decision heuristic (ranks the applicable rules of unassigned heads).
     #[arg(long, value_enum, default_value_t = Heuristic::Activity)]
     pub heuristic: Heuristic,
 
-    /// Host engine: what to decide on, the applicable rules (the paper's ASP computations) or
-    /// any variable (clasp's way). `vars` needs the host engine: `--engine=gpu` rejects it
-    /// and `--engine=auto` then picks the host engine.
-    #[arg(long, value_enum, default_value_t = Decide::Rules)]
-    pub decide: Decide,
+    /// What to decide on, the applicable rules (the paper's ASP computations) or any variable
+    /// (clasp's way) [default: the configuration's: `rules`, `vars` with `tuned`]. `vars`
+    /// needs the host engine: `--engine=gpu` rejects it and `--engine=auto` then picks the
+    /// host engine.
+    #[arg(long, value_enum)]
+    pub decide: Option<Decide>,
 
     /// With `--decide=vars`: on a backjump over more than N levels, remember the signs of the
-    /// variables it unassigns and decide them so next time (clasp's option; off by default;
-    /// a usage error without `--decide=vars`).
-    #[arg(long = "save-progress", value_name = "N")]
-    pub save_progress: Option<u32>,
+    /// variables it unassigns and decide them so next time (clasp's option), or `off`
+    /// [default: the configuration's: off, 0 with `tuned`]. A usage error without
+    /// `--decide=vars`.
+    #[arg(long = "save-progress", value_name = "N|off", value_parser = parse_save_progress)]
+    pub save_progress: Option<SaveProgress>,
 
     /// With `--save-progress`: alternate between clasp's fixed signs and the saved ones, C
     /// conflicts with the fixed signs first, then C with the saved, then 2C and 2C, 4C and
-    /// 4C, ... (each switch restarts; off by default; a usage error without
-    /// `--save-progress`).
-    #[arg(long = "phase-switch", value_name = "C", value_parser = clap::value_parser!(u64).range(1..))]
+    /// 4C, ... (each switch restarts); 0 is off [default: the configuration's: off, 1000
+    /// with `tuned`]. A usage error without `--save-progress`.
+    #[arg(long = "phase-switch", value_name = "C")]
     pub phase_switch: Option<u64>,
 
-    /// When to restart. `dynamic` needs the host engine: `--engine=gpu` rejects it and
-    /// `--engine=auto` then picks the host engine.
-    #[arg(long, value_enum, default_value_t = RestartPolicy::Luby)]
-    pub restarts: RestartPolicy,
+    /// When to restart [default: the configuration's: `luby`, `dynamic` with `tuned`].
+    /// `dynamic` needs the host engine: `--engine=gpu` rejects it and `--engine=auto` then
+    /// picks the host engine.
+    #[arg(long, value_enum)]
+    pub restarts: Option<RestartPolicy>,
 
     /// Host engine (`--engine cpu`): sum bodies as native constraints or as nogoods.
     #[arg(long, value_enum, default_value_t = Sums::Native)]
@@ -205,6 +238,16 @@ pub struct Config {
     /// Random seed for tie-breaking in the heuristics.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// `--save-progress N|off`.
+fn parse_save_progress(s: &str) -> Result<SaveProgress, String> {
+    if s == "off" {
+        return Ok(SaveProgress::Off);
+    }
+    s.parse()
+        .map(SaveProgress::Over)
+        .map_err(|_| format!("'{s}' is neither a number of levels nor 'off'"))
 }
 
 /// `-c name=value`, checked when the command line is parsed.

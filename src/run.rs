@@ -11,14 +11,15 @@
 mod enumerate;
 mod input;
 mod phases;
+mod plan;
 mod prepare;
 mod progress;
 #[cfg(test)]
 mod tests;
 
 use crate::check::Checker;
-use crate::config::{Config, Decide, EngineKind, FwdCut, Learning, Pre, RestartPolicy};
-use crate::engine::{Engine, EngineError, Limits, Options};
+use crate::config::{Config, EngineKind, Pre};
+use crate::engine::{Engine, EngineError, Limits};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -78,7 +79,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         return Ok(0);
     }
 
-    let engine_kind = engine_kind(config)?;
+    let plan = plan::plan(config)?;
     let format = Format::from_outf(config.outf);
     let mut printer = Printer::new(
         io::BufWriter::new(stdout.lock()),
@@ -95,19 +96,9 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         interrupt: interrupt.clone(),
     };
     let mut phases = phases::Phases::new(config.stats);
-    let opts = Options {
-        learning: config.learning,
-        heuristic: config.heuristic,
-        seed: config.seed,
-        sync_always: config.sync_always,
-        sums: config.sums,
-        decide: config.decide,
-        save_progress: config.save_progress,
-        phase_switch: config.phase_switch,
-        fwd_cut: config.fwd_cut,
-        restarts: config.restarts,
-    };
-    let on_worker = (engine_kind == EngineKind::Cpu).then_some(opts);
+    let on_worker = (plan.kind == EngineKind::Cpu)
+        .then_some(plan.host)
+        .flatten();
     let prepared = match prepare::prepare(
         source,
         config.constants.clone(),
@@ -122,7 +113,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let mut engine: Box<dyn Engine> = match (prepared.engine, prepared.analysed) {
         (Some(engine), _) => engine,
         (None, Some((ground, completion))) => {
-            let engine = make_engine(engine_kind, opts, &ground, &completion)?;
+            let engine = make_engine(&plan, &ground, &completion)?;
             drop(completion);
             drop(ground);
             phases.end("Engine");
@@ -175,69 +166,30 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     Ok(summary.exit_code())
 }
 
-/// `--engine`, given what only the host engine honours: `--decide=vars` and `--fwd-cut=uip`
-/// or `lits` make `auto` the host engine and are usage errors with `gpu` (the device kernels
-/// decide on rules only and learn the paper's decision nogoods). `--save-progress` without
-/// `--decide=vars`, or a `--fwd-cut` other than `decisions` without `--learning=fwd`, would
-/// do nothing: usage errors too.
-fn engine_kind(config: &Config) -> Result<EngineKind, Failure> {
-    if config.save_progress.is_some() && config.decide != Decide::Vars {
-        return Err(Failure::new(
-            exit::USAGE,
-            "--save-progress needs --decide=vars (decisions on rules have fixed signs)",
-        ));
-    }
-    if config.phase_switch.is_some() && config.save_progress.is_none() {
-        return Err(Failure::new(
-            exit::USAGE,
-            "--phase-switch needs --save-progress (it alternates the saved signs with the fixed ones)",
-        ));
-    }
-    let cut = match config.fwd_cut {
-        FwdCut::Decisions => None,
-        FwdCut::Uip => Some("--fwd-cut=uip"),
-        FwdCut::Lits => Some("--fwd-cut=lits"),
-    };
-    if let Some(flag) = cut.filter(|_| config.learning != Learning::Fwd) {
-        return Err(Failure::new(
-            exit::USAGE,
-            format!("{flag} needs --learning=fwd"),
-        ));
-    }
-    let host_only = if config.decide == Decide::Vars {
-        Some("--decide=vars")
-    } else if config.restarts == RestartPolicy::Dynamic {
-        Some("--restarts=dynamic")
-    } else {
-        cut
-    };
-    match (config.engine, host_only) {
-        (EngineKind::Gpu, Some(flag)) => Err(Failure::new(
-            exit::USAGE,
-            format!("{flag} is not supported by the GPU engine (use --engine=cpu)"),
-        )),
-        (EngineKind::Auto, Some(_)) => Ok(EngineKind::Cpu),
-        (kind, _) => Ok(kind),
-    }
-}
-
 /// The engine `kind` names. `auto` takes the GPU when one is usable and falls back to the
 /// host engine, saying why, when it is not; `gpu` without a usable GPU is an error.
 fn make_engine(
-    kind: EngineKind,
-    opts: Options,
+    plan: &plan::Plan,
     ground: &crate::ground::GroundProgram,
     completion: &crate::nogoods::Completion,
 ) -> anyhow::Result<Box<dyn Engine>> {
     use crate::engine::{cpu::CpuEngine, gpu};
-    let cpu = || Box::new(CpuEngine::new(ground, completion, opts)) as Box<dyn Engine>;
+    let cpu = || {
+        let opts = plan
+            .host
+            .expect("a plan with the host engine has its options");
+        Box::new(CpuEngine::new(ground, completion, opts)) as Box<dyn Engine>
+    };
     let device = || -> Result<Box<dyn Engine>, (i32, String)> {
         gpu::available().map_err(|why| (exit::NO_DEVICE, why))?;
+        let opts = plan
+            .device
+            .expect("a plan with the GPU engine has its options");
         gpu::GpuEngine::new(ground, completion, opts)
             .map(|e| Box::new(e) as Box<dyn Engine>)
             .map_err(|e| (engine_code(&e), e.to_string()))
     };
-    match kind {
+    match plan.kind {
         EngineKind::Cpu => Ok(cpu()),
         EngineKind::Gpu => device().map_err(|(code, why)| {
             Failure::new(

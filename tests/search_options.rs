@@ -1,7 +1,8 @@
-//! The host engine's search options end to end: `--decide=vars`, `--save-progress`,
-//! `--phase-switch` and `--fwd-cut`, which the device engine cannot honour (usage errors with
-//! `--engine=gpu`, the host engine with `--engine=auto`) or which need another option (usage
-//! errors without it); where accepted, the answer sets are clingo's.
+//! The host engine's search options end to end: `--configuration`, `--decide=vars`,
+//! `--save-progress`, `--phase-switch`, `--fwd-cut` and `--restarts`, which the device engine
+//! cannot honour (usage errors with `--engine=gpu`, the host engine with `--engine=auto`) or
+//! which need another option (usage errors without it); where accepted, the answer sets are
+//! clingo's. `run/plan.rs` tests how each combination resolves.
 //!
 //! Needs clingo on PATH (Debian package `gringo`).
 
@@ -36,11 +37,19 @@ fn decide_vars_is_host_only() {
     assert_eq!(r.code, Some(30), "{}", r.stderr);
     assert_eq!(answer_sets(&r.stdout), want);
     // Signs of rule decisions are fixed: saving them would silently do nothing.
-    let r = yasmin(&[&q, "--save-progress=3"], None);
+    let r = yasmin(&[&q, "--decide=rules", "--save-progress=3"], None);
     assert_eq!(r.code, Some(64), "{}", r.stderr);
     assert!(r.stderr.contains("--save-progress needs --decide=vars"));
     // Alternating saved and fixed signs needs saved signs.
-    let r = yasmin(&[&q, "--decide=vars", "--phase-switch=5"], None);
+    let r = yasmin(
+        &[
+            &q,
+            "--decide=vars",
+            "--save-progress=off",
+            "--phase-switch=5",
+        ],
+        None,
+    );
     assert_eq!(r.code, Some(64), "{}", r.stderr);
     assert!(r.stderr.contains("--phase-switch needs --save-progress"));
     let r = yasmin(
@@ -82,6 +91,44 @@ fn fwd_cuts_uip_and_lits_are_host_only_and_need_fwd() {
             let r = yasmin(&[&q, engine, "--learning=fwd", &flag, "-n", "0"], None);
             assert_eq!(r.code, Some(30), "{engine} {flag}: {}", r.stderr);
             assert_eq!(answer_sets(&r.stdout), want, "{engine} {flag}");
+        }
+    }
+}
+
+#[test]
+fn configurations_and_dynamic_restarts() {
+    let q = example("queens.aspif");
+    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
+    for flag in ["--configuration=tuned", "--restarts=dynamic"] {
+        let r = yasmin(&[&q, "--engine=gpu", flag], None);
+        assert_eq!(r.code, Some(64), "{}", r.stderr);
+        assert!(
+            r.stderr
+                .contains(&format!("{flag} is not supported by the GPU engine")),
+            "{}",
+            r.stderr
+        );
+        assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
+    }
+    // The device's algorithm on the host engine, the tuned one, and the default (tuned on the
+    // host engine): clingo's answer sets with both learning schemes.
+    for learning in ["--learning=res", "--learning=fwd"] {
+        for extra in [
+            &["--configuration=paper"][..],
+            &["--configuration=tuned"],
+            &["--engine=cpu"],
+            &["--configuration=paper", "--restarts=dynamic"],
+            &[
+                "--configuration=tuned",
+                "--restarts=luby",
+                "--save-progress=off",
+            ],
+        ] {
+            let mut args = vec![q.as_str(), learning, "-n", "0"];
+            args.extend_from_slice(extra);
+            let r = yasmin(&args, None);
+            assert_eq!(r.code, Some(30), "{args:?}: {}", r.stderr);
+            assert_eq!(answer_sets(&r.stdout), want, "{args:?}");
         }
     }
 }

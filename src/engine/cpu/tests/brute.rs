@@ -247,7 +247,8 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         total_models += expected.len();
         let g = crate::ground::analyse(&p).expect("generator makes no unsupported input");
         nontight += !g.tight as usize;
-        for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) in CONFIGS {
+        for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) in CONFIGS
+        {
             let o = Options {
                 decide,
                 save_progress,
