@@ -79,7 +79,15 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         return Ok(0);
     }
 
-    let plan = plan::plan(config)?;
+    let mut plan = plan::plan(config)?;
+    // `auto` without a usable GPU: the host engine from the start, so that the preparation
+    // builds what it needs (native sums, the engine on the worker thread), not the device's.
+    if plan.kind == EngineKind::Auto {
+        if let Err(why) = crate::engine::gpu::available() {
+            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
+            plan.kind = EngineKind::Cpu;
+        }
+    }
     let format = Format::from_outf(config.outf);
     let mut printer = Printer::new(
         io::BufWriter::new(stdout.lock()),

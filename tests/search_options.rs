@@ -132,3 +132,25 @@ fn configurations_and_dynamic_restarts() {
         }
     }
 }
+
+/// Regression: `--engine=auto` on a machine without a GPU built the device's completion (every
+/// sum translated to nogoods, 38 times as many here) and then searched on the host with it.
+/// It must prepare for the host engine from the start, as `--engine=cpu` does.
+#[test]
+fn auto_without_gpu_prepares_for_the_host_engine() {
+    let file = format!("{}/tests/cli/sum60.aspif", common::bin::ROOT); // {a(1..60)}. :- #sum{X,a(X):a(X)} > 900.
+    let complete = |engine: &str| {
+        let r = yasmin(&[&file, engine, "--stats", "-q"], None);
+        assert_eq!(r.code, Some(10), "{}", r.stderr);
+        let line = r.stderr.lines().find(|l| l.contains("Complete :"));
+        let counts = line.and_then(|l| l.split(')').nth(2)).map(str::trim);
+        (counts.expect("a Complete line").to_string(), r.stderr)
+    };
+    let (auto, stderr) = complete("--engine=auto");
+    if !stderr.contains("using the CPU engine") {
+        return; // a GPU is here: auto prepares for it
+    }
+    let (cpu, _) = complete("--engine=cpu");
+    assert_eq!(auto, cpu);
+    assert!(cpu.starts_with("65 nogoods"), "{cpu}");
+}
