@@ -535,9 +535,14 @@ impl CpuEngine {
         for k in 0..self.learnt.len() {
             self.bump_var(self.learnt[k].var());
         }
+        self.bump_nogood(confl);
         for k in 0..self.deps.chain.len() {
             let v = self.a.trail[self.deps.chain[k] as usize].var();
             self.bump_var(v);
+            let r = self.a.reason[v as usize];
+            if r != NO_REASON && r != super::sums::LAZY {
+                self.bump_nogood(r);
+            }
         }
         Some(self.minimise_and_jump())
     }

@@ -148,7 +148,7 @@ impl CpuEngine {
     }
 
     /// Learned nogoods taking part in a conflict become more valuable.
-    fn bump_nogood(&mut self, r: NgRef) {
+    pub(super) fn bump_nogood(&mut self, r: NgRef) {
         if self.store.kind(r) == Kind::Learned {
             let a = self.store.activity(r) + 1.0;
             self.store.set_activity(r, a);
