@@ -16,6 +16,7 @@
 #                  verdicts (WRONG = an answer that contradicts clingo's).
 #   PART=table1    scripts/gpu-accept.sh KIT    the paper's Table 1 classes with gpu:res and gpu:fwd
 #                  one process at a time (rates without time-slicing), and cpu:res, cpu:fwd beside
+#                  (with --configuration=paper: the same algorithm on the host engine)
 #                  them on the host CPU, TIME_LIMIT s each.
 #   PART=sanitizer scripts/gpu-accept.sh KIT    compute-sanitizer memcheck and racecheck on a few
 #                  instances of each class (res and fwd, SAN_LIMIT s, default 60: the set-up under the tools takes seconds) and on corpus programs.
@@ -70,7 +71,7 @@ instances)
 table1)
     TL="${TIME_LIMIT:-6}"
     CL=visitall,sokoban,graphcol,labyrinth,ppm
-    TIME_LIMIT=$TL CPU_JOBS=4 GPU_JOBS=0 CPU_CONFIGS=cpu:res,cpu:fwd \
+    TIME_LIMIT=$TL CPU_JOBS=4 GPU_JOBS=0 CPU_CONFIGS=cpu:res+configuration=paper,cpu:fwd+configuration=paper \
         bash scripts/bench-device.sh "$KIT" "$O/table1-cpu" --classes $CL -q &
     TIME_LIMIT=$TL CPU_JOBS=0 GPU_JOBS=1 GPU_CONFIGS=gpu:res,gpu:fwd \
         bash scripts/bench-device.sh "$KIT" "$O/table1-gpu" --classes $CL -q || fail=1
