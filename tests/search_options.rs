@@ -11,6 +11,14 @@ mod common;
 use common::answer_sets;
 use common::bin::{clingo, example, yasmin};
 
+/// A usage error (exit 64) saying `why`, before anything is read or printed.
+fn usage_error(args: &[&str], why: &str) {
+    let r = yasmin(args, None);
+    assert_eq!(r.code, Some(64), "{args:?}: {}", r.stderr);
+    assert!(r.stderr.contains(why), "{args:?}: {}", r.stderr);
+    assert!(!r.stdout.contains("Solving"), "{args:?}: {}", r.stdout);
+}
+
 #[test]
 fn decide_vars_is_host_only() {
     let q = example("queens.aspif");
@@ -37,21 +45,15 @@ fn decide_vars_is_host_only() {
     assert_eq!(r.code, Some(30), "{}", r.stderr);
     assert_eq!(answer_sets(&r.stdout), want);
     // Signs of rule decisions are fixed: saving them would silently do nothing.
-    let r = yasmin(&[&q, "--decide=rules", "--save-progress=3"], None);
-    assert_eq!(r.code, Some(64), "{}", r.stderr);
-    assert!(r.stderr.contains("--save-progress needs --decide=vars"));
-    // Alternating saved and fixed signs needs saved signs.
-    let r = yasmin(
-        &[
-            &q,
-            "--decide=vars",
-            "--save-progress=off",
-            "--phase-switch=5",
-        ],
-        None,
+    usage_error(
+        &[&q, "--decide=rules", "--save-progress=3"],
+        "--save-progress needs --decide=vars",
     );
-    assert_eq!(r.code, Some(64), "{}", r.stderr);
-    assert!(r.stderr.contains("--phase-switch needs --save-progress"));
+    // Alternating saved and fixed signs needs saved signs.
+    usage_error(
+        &[&q, "--save-progress=off", "--phase-switch=5"],
+        "--phase-switch needs --save-progress",
+    );
     let r = yasmin(
         &[
             &q,
@@ -100,15 +102,8 @@ fn configurations_and_dynamic_restarts() {
     let q = example("queens.aspif");
     let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
     for flag in ["--configuration=tuned", "--restarts=dynamic"] {
-        let r = yasmin(&[&q, "--engine=gpu", flag], None);
-        assert_eq!(r.code, Some(64), "{}", r.stderr);
-        assert!(
-            r.stderr
-                .contains(&format!("{flag} is not supported by the GPU engine")),
-            "{}",
-            r.stderr
-        );
-        assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
+        let why = format!("{flag} is not supported by the GPU engine");
+        usage_error(&[&q, "--engine=gpu", flag], &why);
     }
     // The device's algorithm on the host engine, the tuned one, and the default (tuned on the
     // host engine): clingo's answer sets with both learning schemes.
