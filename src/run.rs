@@ -104,9 +104,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         interrupt: interrupt.clone(),
     };
     let mut phases = phases::Phases::new(config.stats);
-    let on_worker = (plan.kind == EngineKind::Cpu)
-        .then_some(plan.host)
-        .flatten();
+    let on_worker = plan.host.filter(|_| plan.kind == EngineKind::Cpu);
     let prepared = match prepare::prepare(
         source,
         config.constants.clone(),
@@ -188,8 +186,9 @@ fn make_engine(
             .expect("a plan with the host engine has its options");
         Box::new(CpuEngine::new(ground, completion, opts)) as Box<dyn Engine>
     };
+    // `auto` reaches here only with a usable GPU (`run` checked): `Auto` falls back when the
+    // engine itself cannot start (device memory, a kernel that does not compile).
     let device = || -> Result<Box<dyn Engine>, (i32, String)> {
-        gpu::available().map_err(|why| (exit::NO_DEVICE, why))?;
         let opts = plan
             .device
             .expect("a plan with the GPU engine has its options");
@@ -199,13 +198,16 @@ fn make_engine(
     };
     match plan.kind {
         EngineKind::Cpu => Ok(cpu()),
-        EngineKind::Gpu => device().map_err(|(code, why)| {
-            Failure::new(
-                code,
-                format!("the GPU engine (--engine=gpu) cannot run: {why}"),
-            )
-            .into()
-        }),
+        EngineKind::Gpu => gpu::available()
+            .map_err(|why| (exit::NO_DEVICE, why))
+            .and_then(|()| device())
+            .map_err(|(code, why)| {
+                Failure::new(
+                    code,
+                    format!("the GPU engine (--engine=gpu) cannot run: {why}"),
+                )
+                .into()
+            }),
         EngineKind::Auto => Ok(device().unwrap_or_else(|(_, why)| {
             eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
             cpu()

@@ -10,6 +10,7 @@ mod common;
 
 use common::answer_sets;
 use common::bin::{clingo, example, yasmin};
+use std::collections::BTreeMap;
 
 /// A usage error (exit 64) saying `why`, before anything is read or printed.
 fn usage_error(args: &[&str], why: &str) {
@@ -19,31 +20,32 @@ fn usage_error(args: &[&str], why: &str) {
     assert!(!r.stdout.contains("Solving"), "{args:?}: {}", r.stdout);
 }
 
+/// All answer sets (the args end with `-n 0`), exit 30, and exactly `want` (clingo's).
+fn same_answer_sets(args: &[&str], want: &BTreeMap<Vec<String>, usize>) {
+    let r = yasmin(args, None);
+    assert_eq!(r.code, Some(30), "{args:?}: {}", r.stderr);
+    assert_eq!(&answer_sets(&r.stdout), want, "{args:?}");
+}
+
 #[test]
 fn decide_vars_is_host_only() {
     let q = example("queens.aspif");
     // The device engine cannot honour it: a usage error before anything is read or printed,
     // with or without a GPU.
-    let r = yasmin(&[&q, "--engine=gpu", "--decide=vars"], None);
-    assert_eq!(r.code, Some(64), "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("--decide=vars is not supported by the GPU engine"),
-        "{}",
-        r.stderr
+    usage_error(
+        &[&q, "--engine=gpu", "--decide=vars"],
+        "--decide=vars is not supported by the GPU engine",
     );
-    assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
     // `auto` takes the host engine for it, whatever the machine has; same answer sets as the
     // default mode.
     let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
     for engine in ["--engine=auto", "--engine=cpu"] {
-        let r = yasmin(&[&q, engine, "--decide=vars", "-n", "0"], None);
-        assert_eq!(r.code, Some(30), "{engine}: {}", r.stderr);
-        assert_eq!(answer_sets(&r.stdout), want, "{engine}");
+        same_answer_sets(&[&q, engine, "--decide=vars", "-n", "0"], &want);
     }
-    let r = yasmin(&[&q, "--decide=vars", "--save-progress=0", "-n", "0"], None);
-    assert_eq!(r.code, Some(30), "{}", r.stderr);
-    assert_eq!(answer_sets(&r.stdout), want);
+    same_answer_sets(
+        &[&q, "--decide=vars", "--save-progress=0", "-n", "0"],
+        &want,
+    );
     // Signs of rule decisions are fixed: saving them would silently do nothing.
     usage_error(
         &[&q, "--decide=rules", "--save-progress=3"],
@@ -54,7 +56,7 @@ fn decide_vars_is_host_only() {
         &[&q, "--save-progress=off", "--phase-switch=5"],
         "--phase-switch needs --save-progress",
     );
-    let r = yasmin(
+    same_answer_sets(
         &[
             &q,
             "--decide=vars",
@@ -63,10 +65,8 @@ fn decide_vars_is_host_only() {
             "-n",
             "0",
         ],
-        None,
+        &want,
     );
-    assert_eq!(r.code, Some(30), "{}", r.stderr);
-    assert_eq!(answer_sets(&r.stdout), want);
 }
 
 #[test]
@@ -75,24 +75,15 @@ fn fwd_cuts_uip_and_lits_are_host_only_and_need_fwd() {
     let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
     for cut in ["uip", "lits"] {
         let flag = format!("--fwd-cut={cut}");
-        let r = yasmin(&[&q, "--engine=gpu", "--learning=fwd", &flag], None);
-        assert_eq!(r.code, Some(64), "{}", r.stderr);
-        assert!(
-            r.stderr
-                .contains(&format!("{flag} is not supported by the GPU engine")),
-            "{}",
-            r.stderr
-        );
-        assert!(!r.stdout.contains("Solving"), "{}", r.stdout);
+        let why = format!("{flag} is not supported by the GPU engine");
+        usage_error(&[&q, "--engine=gpu", "--learning=fwd", &flag], &why);
         // Without fwd learning it would do nothing.
         let r = yasmin(&[&q, &flag], None);
         assert_eq!(r.code, Some(64), "{}", r.stderr);
         assert!(r.stderr.contains(&format!("{flag} needs --learning=fwd")));
         // `auto` takes the host engine for it; same answer sets as clingo.
         for engine in ["--engine=auto", "--engine=cpu"] {
-            let r = yasmin(&[&q, engine, "--learning=fwd", &flag, "-n", "0"], None);
-            assert_eq!(r.code, Some(30), "{engine} {flag}: {}", r.stderr);
-            assert_eq!(answer_sets(&r.stdout), want, "{engine} {flag}");
+            same_answer_sets(&[&q, engine, "--learning=fwd", &flag, "-n", "0"], &want);
         }
     }
 }
@@ -121,9 +112,7 @@ fn configurations_and_dynamic_restarts() {
         ] {
             let mut args = vec![q.as_str(), learning, "-n", "0"];
             args.extend_from_slice(extra);
-            let r = yasmin(&args, None);
-            assert_eq!(r.code, Some(30), "{args:?}: {}", r.stderr);
-            assert_eq!(answer_sets(&r.stdout), want, "{args:?}");
+            same_answer_sets(&args, &want);
         }
     }
 }

@@ -90,6 +90,38 @@ impl Dynamic {
     }
 }
 
+/// The host engine's restart policy (`--restarts`): Luby's, or dynamic with the due flag
+/// that the last conflict set.
+#[derive(Debug)]
+pub enum Schedule {
+    Luby(Restarts),
+    Dynamic(Dynamic, bool),
+}
+
+impl Schedule {
+    pub fn new(policy: crate::config::RestartPolicy) -> Schedule {
+        match policy {
+            crate::config::RestartPolicy::Luby => Schedule::Luby(Restarts::default()),
+            crate::config::RestartPolicy::Dynamic => Schedule::Dynamic(Dynamic::default(), false),
+        }
+    }
+
+    /// A conflict learned a nogood of LBD `lbd` with `trail` literals assigned.
+    pub fn on_conflict(&mut self, lbd: u32, trail: u32) {
+        if let Schedule::Dynamic(d, due) = self {
+            *due |= d.on_conflict(lbd, trail);
+        }
+    }
+
+    /// True (once per restart) when a restart is due after `conflicts` conflicts.
+    pub fn due(&mut self, conflicts: u64) -> bool {
+        match self {
+            Schedule::Luby(r) => r.due(conflicts),
+            Schedule::Dynamic(_, due) => std::mem::take(due),
+        }
+    }
+}
+
 fn push_window(q: &mut std::collections::VecDeque<u32>, sum: &mut u64, x: u32, cap: usize) {
     if q.len() == cap {
         *sum -= q.pop_front().expect("a full window") as u64;

@@ -336,13 +336,12 @@ impl Deps {
         let base = self.lit_arena.len() as u32;
         self.new_set();
         self.chain.clear();
+        self.record_chain = true;
         let mut known = true;
         for &l in confl {
             let lv = a.level_of(l.var());
             if lv == level {
-                self.record_chain = true;
                 known = self.add_chain(a.trail_pos[l.var() as usize], uip, base, usize::MAX);
-                self.record_chain = false;
             } else if lv != 0 {
                 self.add_lit(l);
             }
@@ -350,6 +349,7 @@ impl Deps {
                 break;
             }
         }
+        self.record_chain = false;
         if known {
             out.extend_from_slice(&self.lit_arena[base as usize..]);
         }
@@ -495,9 +495,7 @@ impl CpuEngine {
         }
         self.learnt.extend_from_slice(&kept);
         self.min_stack = kept;
-        for k in 0..self.learnt.len() {
-            self.bump_var(self.learnt[k].var());
-        }
+        self.bump_learnt();
         let top = *self.learnt.first()?;
         debug_assert_eq!(
             self.a.level_of(top.var()),
@@ -532,9 +530,7 @@ impl CpuEngine {
             self.seen[l.var() as usize] = true;
         }
         // The heuristic, as resolution's: every literal met, before minimisation.
-        for k in 0..self.learnt.len() {
-            self.bump_var(self.learnt[k].var());
-        }
+        self.bump_learnt();
         self.bump_nogood(confl);
         for k in 0..self.deps.chain.len() {
             let v = self.a.trail[self.deps.chain[k] as usize].var();
@@ -545,6 +541,13 @@ impl CpuEngine {
             }
         }
         Some(self.minimise_and_jump())
+    }
+
+    /// Bump the activity of the variables of `self.learnt`.
+    fn bump_learnt(&mut self) {
+        for k in 0..self.learnt.len() {
+            self.bump_var(self.learnt[k].var());
+        }
     }
 
     /// The nearest common dominator of the literals of the conflict level in `confl` that

@@ -67,8 +67,8 @@ use self::unfounded::Unfounded;
 
 use self::watch::Watch;
 use super::{Engine, EngineError, Limits, Model, Options, Stats, Step};
-use crate::config::{Decide, Learning, RestartPolicy};
-use crate::engine::restart::{Dynamic, Restarts};
+use crate::config::{Decide, Learning};
+use crate::engine::restart::Schedule;
 use crate::ground::GroundProgram;
 use crate::lit::{Lit, Var};
 use crate::nogoods::Completion;
@@ -101,11 +101,8 @@ pub struct CpuEngine {
     src: Sources,
     /// (agg) The native sum constraints of the completion (`sums`).
     sums: Sums,
-    restarts: Restarts,
-    /// `--restarts=dynamic` (else `restarts`, Luby's).
-    dynamic: Option<Dynamic>,
-    /// A dynamic restart is due.
-    restart_due: bool,
+    /// `--restarts`.
+    restarts: Schedule,
     reduce: Reduce,
     /// Nogoods waiting to be integrated (loop nogoods beyond the first, the blocking nogood).
     pending: Vec<Vec<Lit>>,
@@ -168,9 +165,7 @@ impl CpuEngine {
             vars,
             phases,
             switch,
-            restarts: Restarts::default(),
-            dynamic: (opts.restarts == RestartPolicy::Dynamic).then(Dynamic::default),
-            restart_due: false,
+            restarts: Schedule::new(opts.restarts),
             reduce: Reduce::default(),
             pending: Vec::new(),
             conflict: None,
@@ -252,7 +247,7 @@ impl CpuEngine {
                 .switch
                 .as_mut()
                 .is_some_and(|s| s.due(self.stats.conflicts, &mut self.phases));
-            if self.restart_is_due() || switched {
+            if self.restarts.due(self.stats.conflicts) || switched {
                 self.stats.restarts += 1;
                 self.backtrack(0);
                 continue;
@@ -303,9 +298,7 @@ impl CpuEngine {
         self.backtrack(jump);
         let learnt = std::mem::take(&mut self.learnt);
         let lbd = self.lbd(&learnt);
-        if let Some(d) = &mut self.dynamic {
-            self.restart_due |= d.on_conflict(lbd, trail);
-        }
+        self.restarts.on_conflict(lbd, trail);
         self.stats.learned += 1;
         self.stats.learned_lits += learnt.len() as u64;
         let out = self.integrate(&learnt, Kind::Learned, lbd);
@@ -319,15 +312,6 @@ impl CpuEngine {
                 self.conflict = Some(r);
                 true
             }
-        }
-    }
-
-    /// True (once) when the restart policy says restart now.
-    fn restart_is_due(&mut self) -> bool {
-        if self.dynamic.is_some() {
-            std::mem::take(&mut self.restart_due)
-        } else {
-            self.restarts.due(self.stats.conflicts)
         }
     }
 
