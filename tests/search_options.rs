@@ -20,6 +20,12 @@ fn usage_error(args: &[&str], why: &str) {
     assert!(!r.stdout.contains("Solving"), "{args:?}: {}", r.stdout);
 }
 
+/// The queens example as ground input, and clingo's answer sets of its source.
+fn queens() -> (String, BTreeMap<Vec<String>, usize>) {
+    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
+    (example("queens.aspif"), want)
+}
+
 /// All answer sets (the args end with `-n 0`), exit 30, and exactly `want` (clingo's).
 fn same_answer_sets(args: &[&str], want: &BTreeMap<Vec<String>, usize>) {
     let r = yasmin(args, None);
@@ -29,7 +35,7 @@ fn same_answer_sets(args: &[&str], want: &BTreeMap<Vec<String>, usize>) {
 
 #[test]
 fn decide_vars_is_host_only() {
-    let q = example("queens.aspif");
+    let (q, want) = queens();
     // The device engine cannot honour it: a usage error before anything is read or printed,
     // with or without a GPU.
     usage_error(
@@ -38,7 +44,6 @@ fn decide_vars_is_host_only() {
     );
     // `auto` takes the host engine for it, whatever the machine has; same answer sets as the
     // default mode.
-    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
     for engine in ["--engine=auto", "--engine=cpu"] {
         same_answer_sets(&[&q, engine, "--decide=vars", "-n", "0"], &want);
     }
@@ -71,8 +76,7 @@ fn decide_vars_is_host_only() {
 
 #[test]
 fn fwd_cuts_uip_and_lits_are_host_only_and_need_fwd() {
-    let q = example("queens.aspif");
-    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
+    let (q, want) = queens();
     for cut in ["uip", "lits"] {
         let flag = format!("--fwd-cut={cut}");
         let why = format!("{flag} is not supported by the GPU engine");
@@ -90,8 +94,7 @@ fn fwd_cuts_uip_and_lits_are_host_only_and_need_fwd() {
 
 #[test]
 fn configurations_and_dynamic_restarts() {
-    let q = example("queens.aspif");
-    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
+    let (q, want) = queens();
     for flag in ["--configuration=tuned", "--restarts=dynamic"] {
         let why = format!("{flag} is not supported by the GPU engine");
         usage_error(&[&q, "--engine=gpu", flag], &why);
