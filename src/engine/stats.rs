@@ -18,8 +18,8 @@ pub struct Stats {
     /// `--learning=fwd`: conflicts analysed by resolution instead (host: the dependency sets
     /// were not recorded; device: a level past the bitmap width).
     pub fwd_fallbacks: u64,
-    /// `--fwd-cut=lits`: conflicts analysed with the `uip` cut instead (a lower-level set of
-    /// the conflict level unknown: past the cap, or a sum's implied literal).
+    /// `--fwd-cut=lits`: conflicts whose nogood is the UIP and every lower decision (a
+    /// lower-level set of the conflict level unknown: past the cap, or a sum's implied literal).
     pub fwd_lits_unknown: u64,
     /// Unfounded sets found by propagation at partial assignments (host engine).
     pub unfounded_sets: u64,

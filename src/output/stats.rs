@@ -55,8 +55,8 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
         writeln!(o, "{c}{:<w$}: {}", "  By res", s.fwd_fallbacks)?;
     }
     if s.fwd_lits_unknown > 0 {
-        // --fwd-cut=lits: conflicts cut as uip (a lower-level set unknown).
-        writeln!(o, "{c}{:<w$}: {}", "  By uip", s.fwd_lits_unknown)?;
+        // --fwd-cut=lits: conflicts cut as the UIP and the lower decisions (a set unknown).
+        writeln!(o, "{c}{:<w$}: {}", "  By decisions", s.fwd_lits_unknown)?;
     }
     if s.learned_short > 0 {
         // Device engine: lemmas of length 2 or 3 kept in the short partition.

@@ -42,8 +42,18 @@
 //! nogood's literals of lower levels, and the sets along the chains from its literals of the
 //! conflict level up to the UIP: the first-UIP nogood, whose lower-level literals are the
 //! antecedents of the conflict level's literals after the UIP (resolution's nogood, when
-//! every literal of that level depends on its decision), found without a walk of the trail. Resolution's minimisation then drops what the rest implies. When one
-//! of those sets is unknown, the conflict is analysed as with `uip` ("By uip" in `--stats`).
+//! every literal of that level depends on its decision), found without a walk of the trail.
+//! Resolution's minimisation then drops what the rest implies. When one of those sets is
+//! unknown, the nogood is the UIP and the decisions of every lower level ("By decisions" in
+//! `--stats`; rare). So `lits` keeps no decision-level sets at all.
+//!
+//! For the heuristic, `lits` also keeps a *between set* per literal, the same way: the
+//! literals of its level on the derivations from its dominator to it (neither included), as
+//! a bitset over their distance from the level's decision (the first [`BETWEEN_CAP`] only).
+//! A literal's between set is, for each of its reason's literals of its level, the literals
+//! of that literal's dominator chain up to its own dominator and their between sets. The
+//! chains of a conflict then give, besides the UIP, exactly the literals of the conflict
+//! level that resolution resolves on, and the engine bumps what resolution bumps.
 
 use super::assign::{Assignment, NO_REASON};
 use super::store::{NgRef, Store};
@@ -63,6 +73,14 @@ const LITS_BUDGET: usize = 1 << 25;
 
 /// The length of an unknown lower-level set.
 const UNKNOWN: u32 = u32::MAX;
+
+/// `--fwd-cut=lits`: the between sets (for the heuristic) name only the first this many
+/// literals of a level; later ones are left out of them.
+const BETWEEN_CAP: u32 = 1024;
+
+/// `--fwd-cut=lits`: most words the between sets may hold together (128 MiB); past it, sets
+/// are recorded empty.
+const BETWEEN_BUDGET: usize = 1 << 24;
 
 #[inline]
 fn words_for(level: u32) -> usize {
@@ -97,11 +115,19 @@ pub struct Deps {
     /// By trail position: `stamp` when its dominator chain was already added to it.
     pmark: Vec<u32>,
     stamp: u32,
-    /// `conflict_lits`' output too: the trail positions of the conflict level whose sets
-    /// the chains took (the literals resolution would resolve on, for the heuristic).
-    pub chain: Vec<u32>,
-    /// `add_chain` pushes the positions it takes onto `chain`.
-    record_chain: bool,
+    /// By trail position: where the literal's *between set* starts in `bwords` (it ends
+    /// where the next one starts). `--fwd-cut=lits` only, for the heuristic: the literals of
+    /// its level on the derivations from its dominator to it, neither included, as bits by
+    /// their distance from the level's decision (below [`BETWEEN_CAP`]).
+    bstart: Vec<u32>,
+    bwords: Vec<u64>,
+    /// The between set being built (`add_chain` adds to it), in its first `between_len`
+    /// words (the rest are zero); `conflict_lits`' output too: the literals of the conflict
+    /// level that resolution would meet, besides the UIP.
+    pub between: Vec<u64>,
+    pub between_len: usize,
+    /// The trail position of the decision of the level whose between set is being built.
+    pub between_base: u32,
 }
 
 /// `dom` of a literal that does not depend on its level's decision.
@@ -125,6 +151,12 @@ impl Deps {
         self.enabled && self.broken_at.is_none()
     }
 
+    /// The decision-level sets are recorded: `--fwd-cut=lits` needs none (its fallback is
+    /// the UIP and every lower decision), so it keeps none.
+    pub fn decision_sets(&self) -> bool {
+        self.enabled && !self.lits
+    }
+
     #[cfg(test)]
     pub fn set_budget(&mut self, words: usize) {
         self.budget = words;
@@ -142,13 +174,14 @@ impl Deps {
             return;
         }
         let t = a.trail.len() - 1;
-        debug_assert_eq!(self.start.len(), t);
         if self.uip {
+            debug_assert_eq!(self.dom.len(), t);
             let d = self.dominator(a, store, l, reason, t as u32);
             self.dom.push(d);
         }
         if self.lits {
             self.lower_set(a, store, l, reason, t as u32);
+            return;
         }
         let base = self.words.len();
         self.start.push(base as u32);
@@ -216,6 +249,7 @@ impl Deps {
     fn lower_set(&mut self, a: &Assignment, store: &Store, l: Lit, reason: u32, t: u32) {
         let base = self.lit_arena.len() as u32;
         self.lbase.push(base);
+        self.bstart.push(self.bwords.len() as u32);
         let level = a.level_of(l.var());
         if level == 0 || reason == NO_REASON {
             self.lset.push((base, 0));
@@ -227,6 +261,7 @@ impl Deps {
         }
         let d = self.dom[t as usize];
         self.new_set();
+        self.new_between(a.lim[level as usize - 1], t);
         let mut known = true;
         for &x in store.lits(reason) {
             let xl = a.level_of(x.var());
@@ -250,6 +285,45 @@ impl Deps {
             self.lit_arena.truncate(base as usize);
             self.lset.push((base, UNKNOWN));
         }
+        // The between set (a partial one, when the lower-level set is unknown, only weakens
+        // the heuristic).
+        let n = self.between_len;
+        if self.bwords.len() + n <= BETWEEN_BUDGET {
+            self.bwords.extend_from_slice(&self.between[..n]);
+        }
+    }
+
+    /// Start an empty between set for literals of the level whose decision is at trail
+    /// position `base`, up to (not including) trail position `end`.
+    fn new_between(&mut self, base: u32, end: u32) {
+        self.between_base = base;
+        self.between[..self.between_len].fill(0);
+        self.between_len = 0;
+        let n = words_for((end - base).min(BETWEEN_CAP));
+        if self.between.len() < n {
+            self.between.resize(n, 0);
+        }
+    }
+
+    /// Add the literal at trail position `p` (of the between set's level) and its between
+    /// set to the between set being built.
+    #[inline]
+    fn add_between(&mut self, p: u32) {
+        let off = p - self.between_base;
+        if off < BETWEEN_CAP {
+            let w = off as usize / 64;
+            self.between[w] |= 1 << (off % 64);
+            self.between_len = self.between_len.max(w + 1);
+        }
+        let from = self.bstart[p as usize] as usize;
+        let to = self
+            .bstart
+            .get(p as usize + 1)
+            .map_or(self.bwords.len(), |&e| e as usize);
+        for (w, &x) in self.between.iter_mut().zip(&self.bwords[from..to]) {
+            *w |= x;
+        }
+        self.between_len = self.between_len.max(to - from);
     }
 
     /// Start a new set in `lit_arena` (marks cleared).
@@ -294,9 +368,7 @@ impl Deps {
                 return true;
             }
             self.pmark[p as usize] = self.stamp;
-            if self.record_chain {
-                self.chain.push(p);
-            }
+            self.add_between(p);
             let up = self.dom[p as usize];
             if up != NONE && q != NONE && p < q {
                 // `q` dominates `p`, so it is on `p`'s chain; only a sum's literal, whose
@@ -335,8 +407,7 @@ impl Deps {
         let level = a.level();
         let base = self.lit_arena.len() as u32;
         self.new_set();
-        self.chain.clear();
-        self.record_chain = true;
+        self.new_between(a.lim[level as usize - 1], a.trail.len() as u32);
         let mut known = true;
         for &l in confl {
             let lv = a.level_of(l.var());
@@ -349,7 +420,6 @@ impl Deps {
                 break;
             }
         }
-        self.record_chain = false;
         if known {
             out.extend_from_slice(&self.lit_arena[base as usize..]);
         }
@@ -384,16 +454,25 @@ impl Deps {
 
     /// The trail was cut back to `len` entries.
     pub fn truncate(&mut self, len: usize) {
-        if !self.enabled || self.start.len() <= len {
+        if !self.enabled {
             return;
         }
         if self.uip {
             self.dom.truncate(len);
         }
         if self.lits {
+            if self.lbase.len() <= len {
+                return;
+            }
             self.lit_arena.truncate(self.lbase[len] as usize);
             self.lbase.truncate(len);
             self.lset.truncate(len);
+            self.bwords.truncate(self.bstart[len] as usize);
+            self.bstart.truncate(len);
+            return;
+        }
+        if self.start.len() <= len {
+            return;
         }
         self.words.truncate(self.start[len] as usize);
         self.start.truncate(len);
@@ -447,6 +526,7 @@ impl CpuEngine {
                 return Some(jump);
             }
             self.stats.fwd_lits_unknown += 1;
+            return self.analyse_fwd_fallback(confl);
         }
         // The decision nogood says little about where the conflict happened: the violated
         // nogood's variables (here) and the learned ones (below) tell the heuristic.
@@ -529,18 +609,43 @@ impl CpuEngine {
         for l in &self.learnt[1..] {
             self.seen[l.var() as usize] = true;
         }
-        // The heuristic, as resolution's: every literal met, before minimisation.
+        // The heuristic, as resolution's: every literal met, before minimisation, and the
+        // reasons resolved on (those of the between set).
         self.bump_learnt();
         self.bump_nogood(confl);
-        for k in 0..self.deps.chain.len() {
-            let v = self.a.trail[self.deps.chain[k] as usize].var();
-            self.bump_var(v);
-            let r = self.a.reason[v as usize];
-            if r != NO_REASON && r != super::sums::LAZY {
-                self.bump_nogood(r);
+        let base = self.deps.between_base as usize;
+        for w in 0..self.deps.between_len {
+            let mut bits = self.deps.between[w];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let v = self.a.trail[base + w * 64 + b].var();
+                self.bump_var(v);
+                let r = self.a.reason[v as usize];
+                if r != NO_REASON && r != super::sums::LAZY {
+                    self.bump_nogood(r);
+                }
             }
         }
         Some(self.minimise_and_jump())
+    }
+
+    /// `--fwd-cut=lits` when a set is unknown: the UIP and the decisions of every lower
+    /// level (implied: the UIP is on every path from the level's decision to the conflict,
+    /// and those decisions imply everything of lower levels). Returns the backjump level.
+    fn analyse_fwd_fallback(&mut self, confl: NgRef) -> Option<u32> {
+        let level = self.a.level();
+        for i in 0..self.store.lits(confl).len() {
+            let v = self.store.lits(confl)[i].var();
+            self.bump_var(v);
+        }
+        self.learnt.clear();
+        self.learnt.push(self.uip(confl));
+        for lvl in (1..level).rev() {
+            self.learnt.push(self.a.decision(lvl));
+        }
+        self.bump_learnt();
+        Some(level - 1)
     }
 
     /// Bump the activity of the variables of `self.learnt`.

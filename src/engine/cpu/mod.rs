@@ -150,6 +150,9 @@ impl CpuEngine {
             .phase_switch
             .filter(|_| vars && opts.save_progress.is_some())
             .map(|c| decide_vars::PhaseSwitch::new(c, &mut phases));
+        // (agg) the sums keep decision-level sets for the cuts that use them
+        let deps = Deps::new(opts.learning == Learning::Fwd, opts.fwd_cut);
+        let sums = Sums::new(&c.native_sums, num_vars, deps.decision_sets());
         let mut e = CpuEngine {
             opts,
             num_atoms: g.num_atoms,
@@ -157,10 +160,10 @@ impl CpuEngine {
             store: Store::default(),
             watches: vec![Vec::new(); 2 * num_vars],
             scores,
-            deps: Deps::new(opts.learning == Learning::Fwd, opts.fwd_cut),
+            deps,
             ufs: Unfounded::new(g, num_vars),
             src: Sources::new(g, &rules, num_vars),
-            sums: Sums::new(&c.native_sums, num_vars, opts.learning == Learning::Fwd),
+            sums,
             rules,
             vars,
             phases,

@@ -415,13 +415,69 @@ fn forward_cuts_uip_and_lits_replace_decisions_by_implied_literals() {
     let mut lits = learnt;
     lits[1..].sort();
     assert_eq!(res, lits);
-    // With no room for a literal, T4's set {T8} is unknown: the conflict is cut as `uip`.
+    // With no room for a literal, T4's set {T8} is unknown: the UIP and every lower decision.
     let (learnt, level, asserted, unknown) =
         learn_capped(Learning::Fwd, crate::config::FwdCut::Lits, 0);
-    assert_eq!(learnt, vec![t(3), t(2), t(7)]);
+    assert_eq!(learnt, vec![t(3), t(2), t(1)]);
     assert_eq!(level, 2);
     assert!(asserted);
     assert_eq!(unknown, 1);
+}
+
+#[test]
+fn lits_bumps_the_variables_resolution_bumps() {
+    let (t, f) = (Lit::t, Lit::f);
+    // Level 1: T1 implies T7. Level 2: T2 implies T8. Level 3: T6 implies T3 (the UIP),
+    // which implies T5, T10 and, with T7, T9; T5 and T9 imply T12, which implies T11, which
+    // with T9 and T8 is a conflict. Resolution meets 11, 9, 12, 5, 3 of level 3 (not the
+    // decision 6, nor 10, which leads nowhere) and 7, 8 below it. The dominator chains
+    // (T11, T12 and T9, up to T3) miss T5: only T12's between set names it.
+    let ngs: &[&[Lit]] = &[
+        &[t(1), f(7)],
+        &[t(2), f(8)],
+        &[t(6), f(3)],
+        &[t(3), f(5)],
+        &[t(3), f(10)],
+        &[t(3), t(7), f(9)],
+        &[t(5), t(9), f(12)],
+        &[t(12), f(11)],
+        &[t(9), t(8), t(11)],
+    ];
+    let bumped = |learning| {
+        let o = Options {
+            fwd_cut: crate::config::FwdCut::Lits,
+            ..opts_vars(learning, Heuristic::Activity, 1)
+        };
+        let mut e = nogood_engine_with(12, ngs, o);
+        assert!(e.propagate().is_none());
+        for d in [1, 2, 6] {
+            e.a.lim.push(e.a.trail.len() as u32);
+            e.assign(t(d), NO_REASON);
+            if d != 6 {
+                assert!(e.propagate().is_none());
+            }
+        }
+        let confl = e.propagate().expect("conflict");
+        let before = e.scores.score.clone();
+        let jump = match learning {
+            Learning::Res => e.analyse_res(confl),
+            Learning::Fwd => e.analyse_fwd(confl),
+        };
+        assert_eq!(jump, Some(2));
+        let mut learnt = e.learnt.clone();
+        learnt[1..].sort();
+        let vars: Vec<u32> = (1..=12)
+            .filter(|&v| e.scores.score[v as usize] != before[v as usize])
+            .collect();
+        (learnt, vars, e.stats.fwd_lits_unknown)
+    };
+    let (res_learnt, res_vars, _) = bumped(Learning::Res);
+    assert_eq!(res_learnt, vec![t(3), t(7), t(8)]);
+    assert_eq!(res_vars, vec![3, 5, 7, 8, 9, 11, 12]);
+    let (lits_learnt, lits_vars, unknown) = bumped(Learning::Fwd);
+    assert_eq!(unknown, 0);
+    assert_eq!(lits_learnt, res_learnt);
+    assert_eq!(lits_vars, res_vars);
 }
 
 #[test]
