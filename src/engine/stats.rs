@@ -19,7 +19,8 @@ pub struct Stats {
     /// were not recorded; device: a level past the bitmap width).
     pub fwd_fallbacks: u64,
     /// `--fwd-cut=lits`: conflicts whose nogood is the UIP and every lower decision (a
-    /// lower-level set of the conflict level unknown: past the cap, or a sum's implied literal).
+    /// lower-level set of the conflict level unknown: past the cap, or a sum's implied
+    /// literal; or none of the violated nogood's literals is of the conflict level).
     pub fwd_lits_unknown: u64,
     /// Unfounded sets found by propagation at partial assignments (host engine).
     pub unfounded_sets: u64,

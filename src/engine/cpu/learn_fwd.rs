@@ -6,7 +6,8 @@
 //! `i` uses `ceil(i / 64)` words (it can only hold levels `1..=i`), stored in one arena in trail
 //! order, so backtracking truncates it. Only when the arena would pass [`BUDGET_WORDS`] does the
 //! engine stop recording sets, and conflicts are then analysed by resolution (`learn_res`)
-//! until backtracking returns below the point where recording stopped.
+//! until backtracking returns below the point where recording stopped. (`--fwd-cut=lits`
+//! keeps none of these sets; see below.)
 //!
 //! Invariant: while `usable()`, the set of every assigned literal is: `{i}` for the decision
 //! of level `i`; `{}` at level 0; otherwise the union of the sets of the other literals of its
@@ -52,8 +53,11 @@
 //! a bitset over their distance from the level's decision (the first [`BETWEEN_CAP`] only).
 //! A literal's between set is, for each of its reason's literals of its level, the literals
 //! of that literal's dominator chain up to its own dominator and their between sets. The
-//! chains of a conflict then give, besides the UIP, exactly the literals of the conflict
-//! level that resolution resolves on, and the engine bumps what resolution bumps.
+//! chains of a conflict then give, besides the UIP, the literals of the conflict level that
+//! resolution resolves on, and the engine bumps them and their reasons as resolution does.
+//! This is exact when every literal of the level on those derivations depends on the level's
+//! decision and lies within the cap (chain literals past the cap are still bumped, their
+//! between sets are not recorded); otherwise the bumps differ a little, never the nogood.
 
 use super::assign::{Assignment, NO_REASON};
 use super::store::{NgRef, Store};
@@ -76,7 +80,7 @@ const UNKNOWN: u32 = u32::MAX;
 
 /// `--fwd-cut=lits`: the between sets (for the heuristic) name only the first this many
 /// literals of a level; later ones are left out of them.
-const BETWEEN_CAP: u32 = 1024;
+pub const BETWEEN_CAP: u32 = 1024;
 
 /// `--fwd-cut=lits`: most words the between sets may hold together (128 MiB); past it, sets
 /// are recorded empty.
@@ -104,6 +108,8 @@ pub struct Deps {
     lits: bool,
     /// Most literals of one lower-level set ([`LITS_CAP`]; tests lower it).
     lits_cap: usize,
+    /// [`BETWEEN_CAP`] (tests lower it).
+    between_cap: u32,
     /// By trail position: the literal's lower-level set, `(start, len)` in `lit_arena` (`len`
     /// [`UNKNOWN`] when unknown). A set equal to an earlier literal's shares its range.
     lset: Vec<(u32, u32)>,
@@ -128,6 +134,11 @@ pub struct Deps {
     pub between_len: usize,
     /// The trail position of the decision of the level whose between set is being built.
     pub between_base: u32,
+    /// `conflict_lits`' output too: the chain literals past the cap (trail positions),
+    /// which the between set cannot name.
+    pub far: Vec<u32>,
+    /// `add_between` pushes onto `far` (during `conflict_lits`).
+    record_far: bool,
 }
 
 /// `dom` of a literal that does not depend on its level's decision.
@@ -141,12 +152,14 @@ impl Deps {
             uip: enabled && cut != FwdCut::Decisions,
             lits: enabled && cut == FwdCut::Lits,
             lits_cap: LITS_CAP as usize,
+            between_cap: BETWEEN_CAP,
             budget: BUDGET_WORDS,
             ..Deps::default()
         }
     }
 
-    /// Sets are recorded for the whole trail.
+    /// Forward learning may analyse the conflict: the decision-level sets are recorded for
+    /// the whole trail (always, under `--fwd-cut=lits`, which needs none of them).
     pub fn usable(&self) -> bool {
         self.enabled && self.broken_at.is_none()
     }
@@ -165,6 +178,11 @@ impl Deps {
     #[cfg(test)]
     pub fn set_lits_cap(&mut self, cap: usize) {
         self.lits_cap = cap;
+    }
+
+    #[cfg(test)]
+    pub fn set_between_cap(&mut self, cap: u32) {
+        self.between_cap = cap;
     }
 
     /// Record the set of `l`, just pushed on the trail with `reason`.
@@ -299,7 +317,7 @@ impl Deps {
         self.between_base = base;
         self.between[..self.between_len].fill(0);
         self.between_len = 0;
-        let n = words_for((end - base).min(BETWEEN_CAP));
+        let n = words_for((end - base).min(self.between_cap));
         if self.between.len() < n {
             self.between.resize(n, 0);
         }
@@ -310,10 +328,12 @@ impl Deps {
     #[inline]
     fn add_between(&mut self, p: u32) {
         let off = p - self.between_base;
-        if off < BETWEEN_CAP {
+        if off < self.between_cap {
             let w = off as usize / 64;
             self.between[w] |= 1 << (off % 64);
             self.between_len = self.between_len.max(w + 1);
+        } else if self.record_far {
+            self.far.push(p);
         }
         let from = self.bstart[p as usize] as usize;
         let to = self
@@ -408,6 +428,8 @@ impl Deps {
         let base = self.lit_arena.len() as u32;
         self.new_set();
         self.new_between(a.lim[level as usize - 1], a.trail.len() as u32);
+        self.far.clear();
+        self.record_far = true;
         let mut known = true;
         for &l in confl {
             let lv = a.level_of(l.var());
@@ -420,6 +442,7 @@ impl Deps {
                 break;
             }
         }
+        self.record_far = false;
         if known {
             out.extend_from_slice(&self.lit_arena[base as usize..]);
         }
@@ -487,6 +510,7 @@ impl Deps {
         if !self.usable() {
             return;
         }
+        debug_assert!(!self.lits, "lits keeps no decision-level sets");
         let base = *self.start.last().expect("a literal was assigned") as usize;
         let n = self.words.len() - base;
         for (w, &s) in self.words[base..].iter_mut().zip(&set[..set.len().min(n)]) {
@@ -496,6 +520,7 @@ impl Deps {
 
     /// The set of the (assigned) variable of `l` is a subset of `acc`.
     fn subset_of(&self, a: &Assignment, l: Lit, acc: &[u64]) -> bool {
+        debug_assert!(!self.lits, "lits keeps no decision-level sets");
         let v = l.var() as usize;
         let s = self.start[a.trail_pos[v] as usize] as usize;
         (0..words_for(a.level[v])).all(|k| self.words[s + k] & !acc[k] == 0)
@@ -503,6 +528,7 @@ impl Deps {
 
     /// OR the set of the (assigned) variable of `l` into `acc`.
     pub(super) fn or_into(&self, a: &Assignment, l: Lit, acc: &mut [u64]) {
+        debug_assert!(!self.lits, "lits keeps no decision-level sets");
         let v = l.var() as usize;
         let s = self.start[a.trail_pos[v] as usize] as usize;
         for k in 0..words_for(a.level[v]) {
@@ -517,8 +543,10 @@ impl CpuEngine {
     /// level first. `--fwd-cut=uip`: the union of the sets of its literals of the conflict
     /// level only; its literals of lower levels whose sets are not within that union are kept
     /// as they are (each is implied by its own set, so either stands for it); and the
-    /// conflict level's decision is replaced by the level's UIP (`dom`). Returns the backjump
-    /// level (the highest level of the rest), or `None` if the conflict depends on no decision.
+    /// conflict level's decision is replaced by the level's UIP (`dom`). `--fwd-cut=lits`:
+    /// [`Self::analyse_fwd_lits`], or where it learns nothing [`Self::analyse_fwd_fallback`].
+    /// Returns the backjump level (the highest level of the rest), or `None` if the conflict
+    /// depends on no decision.
     pub(super) fn analyse_fwd(&mut self, confl: NgRef) -> Option<u32> {
         let level = self.a.level();
         if self.deps.lits {
@@ -619,15 +647,23 @@ impl CpuEngine {
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let v = self.a.trail[base + w * 64 + b].var();
-                self.bump_var(v);
-                let r = self.a.reason[v as usize];
-                if r != NO_REASON && r != super::sums::LAZY {
-                    self.bump_nogood(r);
-                }
+                self.bump_resolved(base + w * 64 + b);
             }
         }
+        for k in 0..self.deps.far.len() {
+            self.bump_resolved(self.deps.far[k] as usize);
+        }
         Some(self.minimise_and_jump())
+    }
+
+    /// Bump, as resolution does, the variable at trail position `p` and its reason.
+    fn bump_resolved(&mut self, p: usize) {
+        let v = self.a.trail[p].var();
+        self.bump_var(v);
+        let r = self.a.reason[v as usize];
+        if r != NO_REASON && r != super::sums::LAZY {
+            self.bump_nogood(r);
+        }
     }
 
     /// `--fwd-cut=lits` when a set is unknown: the UIP and the decisions of every lower

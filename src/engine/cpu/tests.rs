@@ -443,12 +443,13 @@ fn lits_bumps_the_variables_resolution_bumps() {
         &[t(12), f(11)],
         &[t(9), t(8), t(11)],
     ];
-    let bumped = |learning| {
+    let bumped = |learning, between_cap| {
         let o = Options {
             fwd_cut: crate::config::FwdCut::Lits,
             ..opts_vars(learning, Heuristic::Activity, 1)
         };
         let mut e = nogood_engine_with(12, ngs, o);
+        e.deps.set_between_cap(between_cap);
         assert!(e.propagate().is_none());
         for d in [1, 2, 6] {
             e.a.lim.push(e.a.trail.len() as u32);
@@ -471,13 +472,18 @@ fn lits_bumps_the_variables_resolution_bumps() {
             .collect();
         (learnt, vars, e.stats.fwd_lits_unknown)
     };
-    let (res_learnt, res_vars, _) = bumped(Learning::Res);
+    let cap = super::learn_fwd::BETWEEN_CAP;
+    let (res_learnt, res_vars, _) = bumped(Learning::Res, cap);
     assert_eq!(res_learnt, vec![t(3), t(7), t(8)]);
     assert_eq!(res_vars, vec![3, 5, 7, 8, 9, 11, 12]);
-    let (lits_learnt, lits_vars, unknown) = bumped(Learning::Fwd);
+    let (lits_learnt, lits_vars, unknown) = bumped(Learning::Fwd, cap);
     assert_eq!(unknown, 0);
     assert_eq!(lits_learnt, res_learnt);
     assert_eq!(lits_vars, res_vars);
+    // With no room for between sets, the chains' literals are still bumped; only T5 is lost.
+    let (lits_learnt, lits_vars, _) = bumped(Learning::Fwd, 0);
+    assert_eq!(lits_learnt, res_learnt);
+    assert_eq!(lits_vars, vec![3, 7, 8, 9, 11, 12]);
 }
 
 #[test]
