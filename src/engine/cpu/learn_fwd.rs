@@ -56,8 +56,9 @@
 //! chains of a conflict then give, besides the UIP, the literals of the conflict level that
 //! resolution resolves on, and the engine bumps them and their reasons as resolution does.
 //! This is exact when every literal of the level on those derivations depends on the level's
-//! decision and lies within the cap (chain literals past the cap are still bumped, their
-//! between sets are not recorded); otherwise the bumps differ a little, never the nogood.
+//! decision and lies within the cap (literals past it are not bumped: bumping the chain's
+//! literals past it too changed the search and, in one run, lost sokoban 0308 at 300 s);
+//! otherwise the bumps differ a little, never the nogood.
 
 use super::assign::{Assignment, NO_REASON};
 use super::store::{NgRef, Store};
@@ -134,11 +135,6 @@ pub struct Deps {
     pub between_len: usize,
     /// The trail position of the decision of the level whose between set is being built.
     pub between_base: u32,
-    /// `conflict_lits`' output too: the chain literals past the cap (trail positions),
-    /// which the between set cannot name.
-    pub far: Vec<u32>,
-    /// `add_between` pushes onto `far` (during `conflict_lits`).
-    record_far: bool,
 }
 
 /// `dom` of a literal that does not depend on its level's decision.
@@ -332,8 +328,6 @@ impl Deps {
             let w = off as usize / 64;
             self.between[w] |= 1 << (off % 64);
             self.between_len = self.between_len.max(w + 1);
-        } else if self.record_far {
-            self.far.push(p);
         }
         let from = self.bstart[p as usize] as usize;
         let to = self
@@ -428,8 +422,6 @@ impl Deps {
         let base = self.lit_arena.len() as u32;
         self.new_set();
         self.new_between(a.lim[level as usize - 1], a.trail.len() as u32);
-        self.far.clear();
-        self.record_far = true;
         let mut known = true;
         for &l in confl {
             let lv = a.level_of(l.var());
@@ -442,7 +434,6 @@ impl Deps {
                 break;
             }
         }
-        self.record_far = false;
         if known {
             out.extend_from_slice(&self.lit_arena[base as usize..]);
         }
@@ -649,9 +640,6 @@ impl CpuEngine {
                 bits &= bits - 1;
                 self.bump_resolved(base + w * 64 + b);
             }
-        }
-        for k in 0..self.deps.far.len() {
-            self.bump_resolved(self.deps.far[k] as usize);
         }
         Some(self.minimise_and_jump())
     }
