@@ -353,6 +353,20 @@ fn forward_learning_bumps_the_violated_nogood() {
     );
 }
 
+/// Propagate, then make each variable of `decisions` true at a new level and propagate; every
+/// level but the last is conflict-free, and the last ends in the conflict returned.
+fn decide_into_conflict(e: &mut CpuEngine, decisions: &[u32]) -> NgRef {
+    assert!(e.propagate().is_none());
+    for (k, &d) in decisions.iter().enumerate() {
+        e.a.lim.push(e.a.trail.len() as u32);
+        e.assign(Lit::t(d), NO_REASON);
+        if k + 1 < decisions.len() {
+            assert!(e.propagate().is_none());
+        }
+    }
+    e.propagate().expect("conflict")
+}
+
 #[test]
 fn forward_cuts_uip_and_lits_replace_decisions_by_implied_literals() {
     let (t, f) = (Lit::t, Lit::f);
@@ -374,15 +388,7 @@ fn forward_cuts_uip_and_lits_replace_decisions_by_implied_literals() {
         };
         let mut e = nogood_engine_with(8, ngs, o);
         e.deps.set_lits_cap(cap);
-        assert!(e.propagate().is_none());
-        for d in [1, 2, 6] {
-            e.a.lim.push(e.a.trail.len() as u32);
-            e.assign(t(d), NO_REASON);
-            if d != 6 {
-                assert!(e.propagate().is_none());
-            }
-        }
-        let confl = e.propagate().expect("conflict");
+        let confl = decide_into_conflict(&mut e, &[1, 2, 6]);
         assert!(e.resolve(confl));
         let asserted = e.a.holds(e.learnt[0].negate());
         (
@@ -450,15 +456,7 @@ fn lits_bumps_the_variables_resolution_bumps() {
         };
         let mut e = nogood_engine_with(12, ngs, o);
         e.deps.set_between_cap(between_cap);
-        assert!(e.propagate().is_none());
-        for d in [1, 2, 6] {
-            e.a.lim.push(e.a.trail.len() as u32);
-            e.assign(t(d), NO_REASON);
-            if d != 6 {
-                assert!(e.propagate().is_none());
-            }
-        }
-        let confl = e.propagate().expect("conflict");
+        let confl = decide_into_conflict(&mut e, &[1, 2, 6]);
         let before = e.scores.score.clone();
         let jump = match learning {
             Learning::Res => e.analyse_res(confl),
