@@ -130,10 +130,10 @@ pub struct Deps {
     /// The between set being built (`add_chain` adds to it), in its first `between_len`
     /// words (the rest are zero); `conflict_lits`' output too: the literals of the conflict
     /// level that resolution would meet, besides the UIP.
-    pub between: Vec<u64>,
-    pub between_len: usize,
+    between: Vec<u64>,
+    between_len: usize,
     /// The trail position of the decision of the level whose between set is being built.
-    pub between_base: u32,
+    between_base: u32,
 }
 
 /// `dom` of a literal that does not depend on its level's decision.

@@ -29,10 +29,7 @@ impl CpuEngine {
         }
         // The decision nogood says little about where the conflict happened: the violated
         // nogood's variables (here) and the learned ones (below) tell the heuristic.
-        for i in 0..self.store.lits(confl).len() {
-            let v = self.store.lits(confl)[i].var();
-            self.bump_var(v);
-        }
+        self.bump_violated(confl);
         let mut acc = vec![0u64; words_for(level)];
         // The literals kept as they are (`uip`), in the scratch vector resolution's
         // minimisation uses (idle during forward learning).
@@ -139,10 +136,7 @@ impl CpuEngine {
     /// and those decisions imply everything of lower levels). Returns the backjump level.
     fn analyse_fwd_fallback(&mut self, confl: NgRef) -> Option<u32> {
         let level = self.a.level();
-        for i in 0..self.store.lits(confl).len() {
-            let v = self.store.lits(confl)[i].var();
-            self.bump_var(v);
-        }
+        self.bump_violated(confl);
         self.learnt.clear();
         self.learnt.push(self.uip(confl));
         for lvl in (1..level).rev() {
@@ -150,6 +144,15 @@ impl CpuEngine {
         }
         self.bump_learnt();
         Some(level - 1)
+    }
+
+    /// Bump the activity of the variables of the violated nogood `confl` (where the learned
+    /// nogood says little about where the conflict happened).
+    fn bump_violated(&mut self, confl: NgRef) {
+        for i in 0..self.store.lits(confl).len() {
+            let v = self.store.lits(confl)[i].var();
+            self.bump_var(v);
+        }
     }
 
     /// Bump the activity of the variables of `self.learnt`.
