@@ -12,6 +12,19 @@ pub enum EngineKind {
     Gpu,
     /// The sequential reference engine on the host.
     Cpu,
+    /// The GPU engine's search kernel compiled for the host, one search after another (tests).
+    #[value(hide = true)]
+    Emu,
+}
+
+/// Which device engine `--engine=gpu` runs (hidden; `single` is the earlier engine, kept to
+/// measure the new one against it until it is retired).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GpuEngine {
+    /// Many complete searches at once, one per warp (a portfolio).
+    Many,
+    /// One search spread over the whole GPU (grid-wide rounds).
+    Single,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -166,6 +179,15 @@ pub struct Config {
     /// Which engine searches.
     #[arg(long, value_enum, default_value_t = EngineKind::Auto)]
     pub engine: EngineKind,
+
+    /// GPU engine: how many searches run at once [default: as many as the GPU holds resident
+    /// and its memory fits].
+    #[arg(long = "gpu-searches", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub gpu_searches: Option<u32>,
+
+    /// GPU engine variant (debugging and comparison).
+    #[arg(long = "gpu-engine", value_enum, default_value_t = GpuEngine::Many, hide = true)]
+    pub gpu_engine: GpuEngine,
 
     /// Conflict learning scheme.
     #[arg(long, value_enum, default_value_t = Learning::Res)]

@@ -179,6 +179,8 @@ fn make_engine(
     ground: &crate::ground::GroundProgram,
     completion: &crate::nogoods::Completion,
 ) -> anyhow::Result<Box<dyn Engine>> {
+    use crate::config::GpuEngine;
+    use crate::engine::gpu::many::Backend;
     use crate::engine::{cpu::CpuEngine, gpu};
     let cpu = || {
         let opts = plan
@@ -192,12 +194,23 @@ fn make_engine(
         let opts = plan
             .device
             .expect("a plan with the GPU engine has its options");
-        gpu::GpuEngine::new(ground, completion, opts)
-            .map(|e| Box::new(e) as Box<dyn Engine>)
-            .map_err(|e| (engine_code(&e), e.to_string()))
+        let engine = match plan.gpu_engine {
+            GpuEngine::Single => gpu::GpuEngine::new(ground, completion, opts)
+                .map(|e| Box::new(e) as Box<dyn Engine>),
+            GpuEngine::Many => gpu::many::ManyEngine::new(ground, completion, opts, Backend::Device)
+                .map(|e| Box::new(e) as Box<dyn Engine>),
+        };
+        engine.map_err(|e| (engine_code(&e), e.to_string()))
     };
     match plan.kind {
         EngineKind::Cpu => Ok(cpu()),
+        EngineKind::Emu => {
+            let opts = plan.device.expect("a plan with the GPU engine has its options");
+            Ok(Box::new(
+                gpu::many::ManyEngine::new(ground, completion, opts, Backend::Emulated)
+                    .map_err(engine_failure)?,
+            ))
+        }
         EngineKind::Gpu => gpu::available()
             .map_err(|why| (exit::NO_DEVICE, why))
             .and_then(|()| device())

@@ -114,4 +114,6 @@ pub struct Options {
     pub fwd_cut: crate::config::FwdCut,
     /// Luby restarts (both engines) or dynamic ones (host engine).
     pub restarts: crate::config::RestartPolicy,
+    /// Many-searches device engine: searches at once (`None`: as many as fit).
+    pub searches: Option<u32>,
 }

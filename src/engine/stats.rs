@@ -38,6 +38,9 @@ pub struct Stats {
     /// and how long opening the GPU took (context, kernels, upload).
     pub kernel_image: &'static str,
     pub device_setup_time: Duration,
+    /// Many-searches device engine: how many searches ran at once, and their portfolio rows.
+    pub gpu_searches: u64,
+    pub gpu_portfolio: String,
 }
 
 /// Peak bytes of device memory of the device engine: its buffers by purpose (allocated sizes)

@@ -9,7 +9,9 @@
 
 use super::{exit, Failure};
 use crate::config::SaveProgress;
-use crate::config::{Config, Decide, EngineKind, FwdCut, Learning, Preset, RestartPolicy};
+use crate::config::{
+    Config, Decide, EngineKind, FwdCut, GpuEngine, Learning, Preset, RestartPolicy,
+};
 use crate::engine::Options;
 
 /// `tuned`'s `--phase-switch`.
@@ -24,6 +26,8 @@ pub struct Plan {
     pub host: Option<Options>,
     /// `None` when `kind` is `Cpu`.
     pub device: Option<Options>,
+    /// Which device engine runs the GPU's search.
+    pub gpu_engine: GpuEngine,
 }
 
 /// The plan for `c`, or the usage error that stops the run.
@@ -34,7 +38,7 @@ pub fn plan(c: &Config) -> Result<Plan, Failure> {
         }
     }
     let kind = match (c.engine, host_only(c)) {
-        (EngineKind::Gpu, Some(flag)) => {
+        (EngineKind::Gpu | EngineKind::Emu, Some(flag)) => {
             return Err(usage(format!(
                 "{flag} is not supported by the GPU engine (use --engine=cpu)"
             )))
@@ -46,13 +50,18 @@ pub fn plan(c: &Config) -> Result<Plan, Failure> {
         Preset::Paper => Preset::Paper,
         Preset::Auto | Preset::Tuned => Preset::Tuned,
     };
-    let host = (kind != EngineKind::Gpu)
+    let host = matches!(kind, EngineKind::Cpu | EngineKind::Auto)
         .then(|| resolve(c, host_preset))
         .transpose()?;
     let device = (kind != EngineKind::Cpu)
         .then(|| resolve(c, Preset::Paper))
         .transpose()?;
-    Ok(Plan { kind, host, device })
+    Ok(Plan {
+        kind,
+        host,
+        device,
+        gpu_engine: c.gpu_engine,
+    })
 }
 
 /// The first option given that only the host engine honours (the device kernels decide on
@@ -129,6 +138,7 @@ fn resolve(c: &Config, preset: Preset) -> Result<Options, Failure> {
         phase_switch,
         fwd_cut,
         restarts,
+        searches: c.gpu_searches,
     })
 }
 

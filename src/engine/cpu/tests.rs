@@ -31,6 +31,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
         phase_switch: None,
         fwd_cut: crate::config::FwdCut::Decisions,
         restarts: crate::config::RestartPolicy::Luby,
+        searches: None,
     }
 }
 

@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 
 use cudarc::nvrtc::{result, sys, Ptx};
 
-use super::device::kernel_source;
 
 /// Where the image came from, for `--stats`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,13 +33,17 @@ impl Origin {
 /// The kernel image for `sm_<arch>` (e.g. "90"): from the cache, or compiled (and cached).
 /// The error holds NVRTC's log. Call only after `device::nvrtc_present`.
 pub fn image(arch: &str) -> Result<(Ptx, Origin), String> {
-    let src = kernel_source();
+    image_of(&super::device::kernel_source(), "kernels", arch)
+}
+
+/// The image of source `src` (cache files named after `tag`) for `sm_<arch>`.
+pub fn image_of(src: &str, tag: &str, arch: &str) -> Result<(Ptx, Origin), String> {
     let key = fnv1a(&[src.as_bytes(), arch.as_bytes(), nvrtc_version().as_bytes()]);
-    let path = cache_dir().map(|d| d.join(format!("kernels-sm{arch}-{key:016x}.cubin")));
+    let path = cache_dir().map(|d| d.join(format!("{tag}-sm{arch}-{key:016x}.cubin")));
     if let Some(bin) = path.as_deref().and_then(read_checked) {
         return Ok((Ptx::from_binary(bin), Origin::Cached));
     }
-    let bin = compile_cubin(&src, arch)?;
+    let bin = compile_cubin(src, arch)?;
     if let Some(p) = &path {
         // A cache that cannot be written only costs the next run a compile.
         let _ = write_checked(p, &bin);

@@ -58,6 +58,36 @@ pub fn kernel_source() -> String {
     s
 }
 
+/// The many-searches kernel (`kernels/search/`), one translation unit in include order.
+pub const MANY_FILES: &[(&str, &str)] = &[
+    ("common.cuh", include_str!("../../../kernels/search/common.cuh")),
+    ("watch.cuh", include_str!("../../../kernels/search/watch.cuh")),
+    ("propagate.cuh", include_str!("../../../kernels/search/propagate.cuh")),
+    ("decide.cuh", include_str!("../../../kernels/search/decide.cuh")),
+    ("learn.cuh", include_str!("../../../kernels/search/learn.cuh")),
+    ("reduce.cuh", include_str!("../../../kernels/search/reduce.cuh")),
+    ("unfounded.cuh", include_str!("../../../kernels/search/unfounded.cuh")),
+    ("search.cu", include_str!("../../../kernels/search/search.cu")),
+];
+
+/// The many-searches kernel's source for NVRTC: every file once, without its `#include`s and
+/// `#pragma once`.
+pub fn many_source() -> String {
+    let mut s = String::with_capacity(96 * 1024);
+    for (name, text) in MANY_FILES {
+        s.push_str(&format!("\n// ---- {name} ----\n"));
+        for line in text.lines() {
+            let t = line.trim_start();
+            if t.starts_with("#include \"") || t.starts_with("#pragma once") {
+                continue;
+            }
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+    s
+}
+
 /// Compile the kernels to PTX for `compute_<arch>` (e.g. "90"); the error holds NVRTC's log.
 /// Call only after [`nvrtc_present`].
 pub fn compile(arch: &str) -> Result<Ptx, String> {

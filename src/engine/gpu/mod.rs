@@ -24,8 +24,13 @@
 pub mod buffers;
 pub mod cache;
 pub mod device;
+pub mod emu;
 pub mod launch;
 pub mod layout;
+pub mod many;
+pub mod many_cuda;
+pub mod many_layout;
+pub mod portfolio;
 pub mod profile;
 pub mod reduce;
 pub mod ufs;

@@ -1,0 +1,192 @@
+// propagate.cuh — unit propagation of one search (the paper's PropagateAndCheck), by the warp
+// that owns it: the trail is a queue; for each literal p that became true, the input nogoods of
+// length 2 and 3 containing p are checked in full (shared occurrence map, one per lane), then
+// p's watch list (long input nogoods and learned ones) is walked YSM_BLOCK entries at a time,
+// one per lane.
+//
+// Each step has two phases separated by ys_sync(): every lane first reads (values, watches)
+// and decides what its nogood needs (nothing, a new watch, an implication, a conflict), then
+// the implications are claimed with a compare-and-swap on asg and the list is compacted. So
+// an implication's reason only has literals assigned in an earlier step, whose reasons and
+// dependency bitmaps are written.
+//
+// Watch invariant (as in the host engine): the two watched literals of a long nogood differ;
+// if one holds, the other is false at a level no higher than its own. A literal is processed
+// at the level it was assigned at (propagation completes before a decision; a conflict stops it
+// only above the backjump level), which keeps the invariant through backjumps; the blocker
+// shortcut (an entry whose blocker is false is skipped) is sound for the same reason.
+
+#include "watch.cuh"
+
+// Make q true at the current level with reason `ref` (literals lits[0..n], all holding but q's
+// complement), or record the conflict if another lane made q false meanwhile. Lane-local.
+YS_D void imply(const Srch& s, u32 q, u32 ref, const u32* lits, u32 n, u32 level) {
+    u32 v = lvar(q);
+    i32 val = val_for(q, level);
+    i32 old = ys_cas_i(&s.asg[v], 0, val);
+    if (old == 0) {
+        s.reason[v] = ref;
+        if (s.cfg[YSM_CFG_LEARNING] == 1) {
+            u64 a0 = 0, a1 = 0;
+            for (u32 k = 0; k < n; ++k) {
+                u32 u = lvar(lits[k]);
+                if (u == v) continue;
+                a0 |= s.deps[2 * (u64)u];
+                a1 |= s.deps[2 * (u64)u + 1];
+            }
+            s.deps[2 * (u64)v] = a0;
+            s.deps[2 * (u64)v + 1] = a1;
+        }
+        u32 pos = ys_add(&s.H[YSM_H_TRAIL], 1u);
+        s.trail[pos] = q;
+    } else if ((old > 0) != (val > 0)) {
+        ys_cas(&s.H[YSM_H_CONFL], YSM_NONE, ref);
+    }
+}
+
+// The input nogoods of length 2 and 3 that contain p (p holds).
+YS_D void prop_short(const Prog& P, const Srch& s, u32 p, u32 level) {
+    const u32 lane = YS_LANE;
+    u32 b = P.socc_off[p], e = P.socc_off[p + 1];
+    for (u32 base = b; base < e; base += YS_WARP) {
+        u32 k = base + lane, imp = YSM_NONE, cref = YSM_NONE, id = 0, n = 0;
+        const u32* lits = 0;
+        if (k < e) {
+            id = P.socc[k];
+            u32 o = P.ng_off[id];
+            lits = P.ng_lits + o;
+            n = P.ng_off[id + 1] - o;
+            u32 open = 0, w = 0;
+            bool sat = false;
+            for (u32 j = 0; j < n; ++j) {
+                u32 x = lits[j];
+                i32 a = ld_asg(s, lvar(x));
+                if (a == 0) {
+                    ++open;
+                    w = x;
+                } else if (!holds(x, a)) {
+                    sat = true;
+                }
+            }
+            if (!sat && open == 0) cref = id;
+            if (!sat && open == 1) imp = lneg(w);
+        }
+        ys_sync();
+        if (imp != YSM_NONE) imply(s, imp, id, lits, n, level);
+        if (cref != YSM_NONE) ys_cas(&s.H[YSM_H_CONFL], YSM_NONE, cref);
+        ys_sync();
+    }
+}
+
+// Walk the watch list of p (p holds): keep, move or conclude each entry; compact the list.
+YS_D void prop_watches(const Prog& P, const Geo& g, const Srch& s, u32 p, u32 level) {
+    const u32 lane = YS_LANE;
+    const u32 CH = YS_WARP < YSM_BLOCK ? YS_WARP : YSM_BLOCK;
+    u32 n = s.wlen[p];
+    u32 rb = s.whead[p], wb = rb, wcount = 0;
+    for (u32 base = 0; base < n; base += CH) {
+        if (base > 0 && base % YSM_BLOCK == 0) rb = s.bnext[rb];
+        u32 i = base + lane;
+        bool active = lane < CH && i < n;
+        u64 e = active ? s.pool[(u64)rb * YSM_BLOCK + i % YSM_BLOCK] : 0;
+        u64 ne = e;
+        bool keep = active;
+        u32 imp = YSM_NONE, cref = YSM_NONE, mv = YSM_NONE, mvb = 0, ref = (u32)(e >> 32), n_l = 0;
+        const u32* lits = 0;
+        if (active) {
+            u32 blk = (u32)e;
+            if (blk == p || !fails(blk, ld_asg(s, lvar(blk)))) {
+                lits = ng_lits(P, s, ref, &n_l);
+                u32 w0, w1, j = 0;
+                if (ref < YSM_LEARNED) {
+                    j = ref - P.first_long;
+                    u64 wp = s.wpair[j];
+                    w0 = (u32)wp;
+                    w1 = (u32)(wp >> 32);
+                } else {
+                    w0 = lits[0];
+                    w1 = lits[1];
+                }
+                bool first = w0 == p;
+                if (!first && w1 != p) s.H[YSM_H_ERR] = YSM_ERR_ANALYSE;
+                u32 other = first ? w1 : w0;
+                i32 ao = ld_asg(s, lvar(other));
+                if (fails(other, ao)) {
+                    ne = ((u64)ref << 32) | (u64)other;
+                } else {
+                    u32 r = YSM_NONE, rk = 0;
+                    for (u32 k = 0; k < n_l; ++k) {
+                        u32 x = lits[k];
+                        if (x == w0 || x == w1) continue;
+                        if (!holds(x, ld_asg(s, lvar(x)))) {
+                            r = x;
+                            rk = k;
+                            break;
+                        }
+                    }
+                    if (r != YSM_NONE) {
+                        if (ref < YSM_LEARNED) {
+                            s.wpair[j] = first ? (((u64)w1 << 32) | (u64)r)
+                                               : (((u64)r << 32) | (u64)w0);
+                        } else {
+                            u32* ml = (u32*)lits;
+                            ml[first ? 0 : 1] = r;
+                            ml[rk] = p;
+                        }
+                        keep = false;
+                        mv = r;
+                        mvb = other;
+                    } else if (ao == 0) {
+                        imp = lneg(other);
+                    } else {
+                        cref = ref;
+                    }
+                }
+            }
+        }
+        ys_sync();
+        if (imp != YSM_NONE) imply(s, imp, ref, lits, n_l, level);
+        if (cref != YSM_NONE) ys_cas(&s.H[YSM_H_CONFL], YSM_NONE, cref);
+        // Compaction: kept entries go to positions wcount.., never past where they were read.
+        u32 km = ys_ballot(keep);
+        if (keep) {
+            u32 pos = wcount + ys_rank(km);
+            u32 blk = (pos / YSM_BLOCK == wcount / YSM_BLOCK) ? wb : s.bnext[wb];
+            s.pool[(u64)blk * YSM_BLOCK + pos % YSM_BLOCK] = ne;
+        }
+        // Moved watches join the lists of their new literals, one lane at a time.
+        u32 mm = ys_ballot(mv != YSM_NONE);
+        while (mm != 0) {
+            u32 ln = ys_ffs(mm) - 1;
+            if (lane == ln) {
+                if (!watch_add(g, s, mv, ref, mvb)) s.H[YSM_H_ERR] = YSM_ERR_POOL;
+            }
+            mm &= mm - 1;
+            ys_sync();
+        }
+        u32 nw = wcount + ys_popc(km);
+        if (nw / YSM_BLOCK != wcount / YSM_BLOCK && nw < n) wb = s.bnext[wb];
+        wcount = nw;
+        ys_sync();
+    }
+    if (lane == 0 && wcount != n) watch_truncate(s, p, wcount);
+    ys_sync();
+}
+
+// Propagate the trail from H_QHEAD until it is empty or a conflict is found (H_CONFL).
+YS_D void propagate(const Prog& P, const Geo& g, const Srch& s) {
+    const u32 lane = YS_LANE;
+    while (true) {
+        ys_sync();
+        u32 q = YS_VOL(s.H[YSM_H_QHEAD]);
+        u32 t = YS_VOL(s.H[YSM_H_TRAIL]);
+        if (YS_VOL(s.H[YSM_H_CONFL]) != YSM_NONE || q >= t || YS_VOL(s.H[YSM_H_ERR]) != 0) break;
+        u32 p = s.trail[q];
+        u32 level = s.H[YSM_H_LEVEL];
+        ys_sync();
+        if (lane == 0) s.H[YSM_H_QHEAD] = q + 1;
+        prop_short(P, s, p, level);
+        prop_watches(P, g, s, p, level);
+    }
+    ys_sync();
+}

@@ -1,0 +1,221 @@
+// search.cu — the many-searches engine: every warp owns one complete CDNL search (the paper's
+// Algorithm 1 with variable decisions) and runs it for a time slice; the host launches
+// `search_k` once per slice, so no round-trip per decision. The searches are the rows of a
+// portfolio (src/engine/gpu/portfolio.rs): they differ in learning scheme, restart unit, sign
+// policy, initial order and seed.
+//
+// Invariant: between slices, a search's whole state is in global memory (its header `hdr`
+// included) and it is at the top of its loop; H_STATUS says whether it runs, has a model for
+// the host (MODEL: a total assignment, no violated nogood, no unfounded atom), must block the
+// model the host took (BLOCK), or has ended (UNSAT: no further model; ERROR).
+
+#include "unfounded.cuh"
+
+// First slice: watches from the image, the VMTF queue, the units at level 1.
+YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
+    const u32 lane = YS_LANE;
+    u32* H = s.H;
+    const u32 nv = P.num_vars, nv2 = 2 * nv;
+    for (u32 l = lane; l < nv2; l += YS_WARP) {
+        u32 n = P.img_len[l];
+        s.wlen[l] = n;
+        if (n == 0) {
+            s.whead[l] = s.wtail[l] = YSM_NONE;
+        } else {
+            u32 h = P.img_head[l], nb = (n + YSM_BLOCK - 1) / YSM_BLOCK;
+            s.whead[l] = h;
+            s.wtail[l] = h + nb - 1;
+            for (u32 k = 0; k + 1 < nb; ++k) s.bnext[h + k] = h + k + 1;
+            s.bnext[h + nb - 1] = YSM_NONE;
+        }
+    }
+    u64 img_words = (u64)P.img_blocks * YSM_BLOCK;
+    for (u64 k = lane; k < img_words; k += YS_WARP) s.pool[k] = P.img_pool[k];
+    u32 n_long = P.n_input - P.first_long;
+    for (u32 j = lane; j < n_long; j += YS_WARP) {
+        const u32* l = P.ng_lits + P.ng_off[P.first_long + j];
+        s.wpair[j] = ((u64)l[1] << 32) | (u64)l[0];
+    }
+    // The VMTF queue: scratch holds the order, the first decided last.
+    u32 order = s.cfg[YSM_CFG_ORDER];
+    for (u32 k = lane; k + 1 < nv; k += YS_WARP) {
+        s.scratch[k] = order == YSM_ORDER_OCC ? P.order_occ[nv - 2 - k] : k + 1;
+    }
+    ys_sync();
+    if (lane == 0) {
+        H[YSM_H_RNG] = hash32(s.cfg[YSM_CFG_SEED] + 0x632be5abu) | 1u;
+        if (order == YSM_ORDER_RANDOM) {
+            for (u32 k = nv - 1; k > 1; --k) {
+                u32 j = rng_next(s) % k;
+                u32 t = s.scratch[k - 1];
+                s.scratch[k - 1] = s.scratch[j];
+                s.scratch[j] = t;
+            }
+        }
+    }
+    ys_sync();
+    for (u32 k = lane; k + 1 < nv; k += YS_WARP) {
+        u32 v = s.scratch[k];
+        s.prev[v] = k > 0 ? s.scratch[k - 1] : YSM_NONE;
+        s.next[v] = k + 2 < nv ? s.scratch[k + 1] : YSM_NONE;
+        s.stamp[v] = k + 1;
+        s.asg[v] = 0;
+        s.phase[v] = 0;
+    }
+    ys_sync();
+    if (lane == 0) {
+        H[YSM_H_LEVEL] = 1;
+        H[YSM_H_TRAIL] = 0;
+        H[YSM_H_QHEAD] = 0;
+        H[YSM_H_CONFL] = YSM_NONE;
+        H[YSM_H_EPOCH] = 1;
+        H[YSM_H_LTOP] = 0;
+        H[YSM_H_LCOUNT] = 0;
+        H[YSM_H_POOL_BUMP] = P.img_blocks;
+        H[YSM_H_POOL_FREE] = YSM_NONE;
+        H[YSM_H_VQ_FIRST] = nv > 1 ? s.scratch[0] : YSM_NONE;
+        H[YSM_H_VQ_LAST] = nv > 1 ? s.scratch[nv - 2] : YSM_NONE;
+        H[YSM_H_VQ_SEARCH] = H[YSM_H_VQ_LAST];
+        H[YSM_H_VQ_STAMP] = nv;
+        H[YSM_H_LUBY] = 0;
+        u32 unit = s.cfg[YSM_CFG_RESTART];
+        H[YSM_H_RESTART_LEFT] = unit ? unit * luby(0) : YSM_NONE;
+        H[YSM_H_REDUCE_AT] = 2000;
+        H[YSM_H_REDUCE_INC] = 300;
+        H[YSM_H_ERR] = 0;
+        H[YSM_H_FORCE] = 0;
+        H[YSM_H_TICK] = 0;
+        s.lim[1] = 0;
+    }
+    ys_sync();
+    // Input units {l}: F l at level 1.
+    for (u32 i = lane; i < P.n_units; i += YS_WARP) {
+        u32 l = P.ng_lits[P.ng_off[i]];
+        u32 q = lneg(l), v = lvar(q);
+        i32 val = val_for(q, 1);
+        i32 old = ys_cas_i(&s.asg[v], 0, val);
+        if (old == 0) {
+            s.reason[v] = YSM_NONE;
+            s.deps[2 * (u64)v] = 0;
+            s.deps[2 * (u64)v + 1] = 0;
+            u32 pos = ys_add(&H[YSM_H_TRAIL], 1u);
+            s.trail[pos] = q;
+        } else if ((old > 0) != (val > 0)) {
+            ys_cas(&H[YSM_H_CONFL], YSM_NONE, i);
+        }
+    }
+    ys_sync();
+    if (lane == 0) H[YSM_H_STATUS] = YSM_ST_RUN;
+    ys_sync();
+}
+
+// The model was taken: learn the nogood of its decisions (permanent), or end if it has none.
+YS_D void block_model(const Prog& P, const Geo& g, const Srch& s) {
+    u32* H = s.H;
+    u32 level = H[YSM_H_LEVEL];
+    if (YS_LANE == 0) {
+        H[YSM_H_STATUS] = YSM_ST_RUN;
+        for (u32 l = 2; l <= level; ++l) s.inject[l - 2] = s.trail[s.lim[l]];
+        H[YSM_H_INJ_LEN] = level - 1;
+        if (level <= 1) H[YSM_H_STATUS] = YSM_ST_UNSAT;
+    }
+    ys_sync();
+    if (level > 1) resolve(P, g, s, YSM_INJECT, true);
+}
+
+// Run one search until the deadline, a model, its end, or the global stop flag.
+YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
+    const u32 lane = YS_LANE;
+    u32* H = s.H;
+    const u32 nv2 = 2 * P.num_vars;
+    if (H[YSM_H_STATUS] == YSM_ST_INIT) search_init(P, g, s);
+    if (H[YSM_H_STATUS] == YSM_ST_BLOCK) block_model(P, g, s);
+    while (YS_VOL(H[YSM_H_STATUS]) == YSM_ST_RUN) {
+        if (H[YSM_H_ERR] != 0) {
+            if (lane == 0) H[YSM_H_STATUS] = YSM_ST_ERROR;
+            break;
+        }
+        // The clock and the stop flag every 16 iterations.
+        u32 stop = 0;
+        if (lane == 0 && (++H[YSM_H_TICK] & 15u) == 0) {
+            stop = ys_now_ns() >= deadline || YS_VOL(g.global[2]) != 0;
+        }
+        if (ys_bcast(stop)) break;
+        u32 t0 = H[YSM_H_TRAIL];
+        propagate(P, g, s);
+        if (lane == 0) s.C[YSM_C_PROPS] += H[YSM_H_TRAIL] - t0;
+        if (H[YSM_H_ERR] != 0) continue;
+        u32 confl = H[YSM_H_CONFL];
+        if (confl != YSM_NONE) {
+            if (lane == 0) {
+                s.C[YSM_C_CONFLICTS] += 1;
+                if (H[YSM_H_RESTART_LEFT] != YSM_NONE && H[YSM_H_RESTART_LEFT] > 0) H[YSM_H_RESTART_LEFT] -= 1;
+            }
+            ys_sync();
+            if (H[YSM_H_LEVEL] <= 1) {
+                if (lane == 0) H[YSM_H_STATUS] = YSM_ST_UNSAT;
+                ys_sync();
+                break;
+            }
+            resolve(P, g, s, confl, false);
+            continue;
+        }
+        if (H[YSM_H_RESTART_LEFT] == 0 || H[YSM_H_FORCE]) {
+            restart(g, s, nv2);
+            continue;
+        }
+        u32 v = pick_var(s);
+        if (v == YSM_NONE) {
+            if (P.ufs && ufs_check(P, s)) {
+                if (H[YSM_H_ERR] != 0) continue;
+                resolve(P, g, s, YSM_INJECT, false);
+                continue;
+            }
+            if (lane == 0) {
+                H[YSM_H_STATUS] = YSM_ST_MODEL;
+                s.C[YSM_C_MODELS] += 1;
+                ys_add(&g.global[0], 1u);
+                if (g.stop_on_model) g.global[2] = 1;
+            }
+            ys_sync();
+            break;
+        }
+        decide(s, pick_lit(P, s, v));
+    }
+    ys_sync();
+}
+
+#ifdef YS_EMU
+// The host emulation: one search for at most `budget_ns` (src/engine/gpu/emu.rs).
+extern "C" void ysm_search_host(const Prog* P, const Geo* g, u32 sid, u64 budget_ns) {
+    u32* H = g->hdr + (u64)sid * YSM_H_WORDS;
+    Srch s = srch_of(*g, sid, H);
+    search_run(*P, *g, s, ys_now_ns() + budget_ns);
+    g->status[sid] = H[YSM_H_STATUS];
+    if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) g->global[1] += 1;
+}
+#else
+#define YSM_MAX_WARPS 8
+// One warp per search; the header lives in shared memory during the slice.
+extern "C" __global__ void search_k(Prog P, Geo g, u64 slice_ns) {
+    __shared__ u32 hdr[YSM_MAX_WARPS][YSM_H_WORDS];
+    u32 w = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+    u32 sid = blockIdx.x * (blockDim.x >> 5) + w;
+    if (sid >= g.n_searches) return;
+    u32* H = hdr[w];
+    u32* gh = g.hdr + (u64)sid * YSM_H_WORDS;
+    u32 st = gh[YSM_H_STATUS];
+    if (st == YSM_ST_MODEL || st == YSM_ST_UNSAT || st == YSM_ST_ERROR) return;
+    if (lane < YSM_H_WORDS) H[lane] = gh[lane];
+    ys_sync();
+    u64 deadline = ys_now_ns() + slice_ns;
+    Srch s = srch_of(g, sid, H);
+    search_run(P, g, s, deadline);
+    ys_sync();
+    if (lane < YSM_H_WORDS) gh[lane] = H[lane];
+    if (lane == 0) {
+        g.status[sid] = H[YSM_H_STATUS];
+        if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) atomicAdd(&g.global[1], 1u);
+    }
+}
+#endif

@@ -1,0 +1,179 @@
+// unfounded.cuh — the unfounded-set check of one search on a total assignment of a non-tight
+// program (the design brief's gap 1); the warp version of kernels/unfounded.cu, with
+// worklists instead of rounds so it costs linear time.
+//
+// Founded: a false atom, an atom outside cyclic components, and (least fixpoint) a true cyclic
+// atom h with a support (h, r) whose rule r has a true body that holds with the positive atoms
+// of h's component read as "founded" (other literals by the assignment; a sum adds the weights
+// of such literals). ufsacc[s] counts what support s still lacks: unfounded positive items of
+// the head's component (conjunction) or weight (sum); it founds its head when it reaches 0.
+// The true cyclic atoms left unfounded form an unfounded set U. The loop nogood is built for
+// the least atom of U (the seed) and the part P of U it rests on, as in kernels/unfounded.cu:
+// {T seed} plus, per external body of P, F b (false body) or the false literals of a true sum
+// that stays below its bound without P. Every literal holds, and the nogood holds in every
+// answer set.
+
+#include "reduce.cuh"
+
+#define YSM_FOUNDED 1u
+#define YSM_INPART 2u
+
+YS_D void ufs_push(const Srch& s, u32 q) {
+    u32 k = ys_add(&s.H[YSM_H_UFS_Q], 1u);
+    s.ufsq[k] = q;
+}
+
+// Append literal l (holding) to the loop nogood unless its variable is in already (lane 0).
+YS_D void ufs_emit(const Srch& s, u32 l, u32 epoch) {
+    u32 v = lvar(l);
+    if (s.mark[v] != epoch) {
+        s.mark[v] = epoch;
+        s.inject[s.H[YSM_H_INJ_LEN]++] = l;
+    }
+}
+
+YS_D bool ufs_in_part(const Prog& P, const Srch& s, u32 q, u32 c) {
+    return P.scc[q] == c && (s.founded[q] & YSM_INPART) != 0;
+}
+
+// The literals support s of a head in the part adds to the loop nogood (lane 0).
+YS_D void ufs_external(const Prog& P, const Srch& s, u32 sup, u32 epoch) {
+    u32 h = P.sup_head[sup], r = P.sup_rule[sup];
+    u32 b = P.rule_body[r], bv = P.rule_body_var[r], c = P.scc[h];
+    i32 ab = ld_asg(s, bv);
+    if (P.body_kind[b] == 0) {
+        for (u32 k = P.body_off[b]; k < P.body_off[b + 1]; ++k) {
+            u32 it = P.body_items[k];
+            if (lpos(it) && ufs_in_part(P, s, lvar(it), c)) return;  // internal
+        }
+        if (ab > 0) {
+            s.H[YSM_H_ERR] = YSM_ERR_UFS;
+            return;
+        }
+        ufs_emit(s, lfalse(bv), epoch);
+        return;
+    }
+    i64 outside = 0;
+    for (u32 k = P.sum_off[b]; k < P.sum_off[b + 1]; ++k) {
+        u32 l = P.sum_lits[k];
+        if (!(lpos(l) && ufs_in_part(P, s, lvar(l), c))) outside += P.sum_w[k];
+    }
+    if (outside < P.sum_lower[b]) return;  // internal: it cannot hold without the part
+    if (ab < 0) {
+        ufs_emit(s, lfalse(bv), epoch);
+        return;
+    }
+    for (u32 k = P.sum_off[b]; k < P.sum_off[b + 1]; ++k) {
+        u32 l = P.sum_lits[k], q = lvar(l);
+        if (lpos(l) && ufs_in_part(P, s, q, c)) continue;
+        if (!holds(l, ld_asg(s, q))) ufs_emit(s, lneg(l), epoch);
+    }
+}
+
+// True if a true atom is unfounded: the loop nogood is then in inject[0..H_INJ_LEN).
+YS_D bool ufs_check(const Prog& P, const Srch& s) {
+    const u32 lane = YS_LANE;
+    u32* H = s.H;
+    for (u32 k = lane; k < P.n_cyc; k += YS_WARP) {
+        u32 v = P.cyc_atoms[k];
+        s.founded[v] = ld_asg(s, v) > 0 ? 0u : YSM_FOUNDED;
+    }
+    if (lane == 0) H[YSM_H_UFS_Q] = 0;
+    ys_sync();
+    // What each support lacks; supports complete at once found their heads.
+    for (u32 sp = lane; sp < P.n_sup; sp += YS_WARP) {
+        u32 h = P.sup_head[sp], r = P.sup_rule[sp];
+        u32 b = P.rule_body[r], c = P.scc[h];
+        i64 lack;
+        if (ld_asg(s, P.rule_body_var[r]) <= 0) {
+            lack = (i64)1 << 62;  // a false body founds nothing
+        } else if (P.body_kind[b] == 0) {
+            lack = 0;
+            for (u32 k = P.body_off[b]; k < P.body_off[b + 1]; ++k) {
+                u32 it = P.body_items[k], q = lvar(it);
+                if (lpos(it) && P.scc[q] == c && (s.founded[q] & YSM_FOUNDED) == 0) ++lack;
+            }
+        } else {
+            i64 acc = 0;
+            for (u32 k = P.sum_off[b]; k < P.sum_off[b + 1]; ++k) {
+                u32 l = P.sum_lits[k], q = lvar(l);
+                if (!holds(l, ld_asg(s, q))) continue;
+                if (lpos(l) && P.scc[q] == c && (s.founded[q] & YSM_FOUNDED) == 0) continue;
+                acc += P.sum_w[k];
+            }
+            lack = P.sum_lower[b] - acc;
+        }
+        s.ufsacc[sp] = lack;
+    }
+    ys_sync();
+    // Heads of complete supports (one lane, so each head is pushed once).
+    if (lane == 0) {
+        for (u32 sp = 0; sp < P.n_sup; ++sp) {
+            u32 h = P.sup_head[sp];
+            if (s.ufsacc[sp] <= 0 && (s.founded[h] & YSM_FOUNDED) == 0) {
+                s.founded[h] |= YSM_FOUNDED;
+                ufs_push(s, h);
+            }
+        }
+        // Worklist: a newly founded atom completes the supports that wait for it.
+        for (u32 qi = 0; qi < H[YSM_H_UFS_Q]; ++qi) {
+            u32 q = s.ufsq[qi];
+            for (u32 d = P.dep_off[q]; d < P.dep_off[q + 1]; ++d) {
+                u32 sp = P.dep_sup[d];
+                i64 lack = s.ufsacc[sp];
+                if (lack > ((i64)1 << 61)) continue;
+                lack -= P.dep_w[d];
+                s.ufsacc[sp] = lack;
+                u32 h = P.sup_head[sp];
+                if (lack <= 0 && (s.founded[h] & YSM_FOUNDED) == 0) {
+                    s.founded[h] |= YSM_FOUNDED;
+                    ufs_push(s, h);
+                }
+            }
+        }
+    }
+    ys_sync();
+    // The seed: the least true unfounded atom.
+    u32 seed = YSM_NONE;
+    for (u32 k = lane; k < P.n_cyc; k += YS_WARP) {
+        u32 v = P.cyc_atoms[k];
+        if (ld_asg(s, v) > 0 && (s.founded[v] & YSM_FOUNDED) == 0 && v < seed) seed = v;
+    }
+    seed = ~ys_max(~seed);
+    if (seed == YSM_NONE) return false;
+    if (lane == 0) {
+        H[YSM_H_EPOCH] += 1;
+        u32 epoch = H[YSM_H_EPOCH];
+        H[YSM_H_INJ_LEN] = 0;
+        H[YSM_H_UFS_Q] = 0;
+        s.founded[seed] |= YSM_INPART;
+        ufs_push(s, seed);
+        ufs_emit(s, ltrue(seed), epoch);
+        // The part the seed rests on: positive items of its component in true bodies.
+        for (u32 qi = 0; qi < H[YSM_H_UFS_Q]; ++qi) {
+            u32 h = s.ufsq[qi], c = P.scc[h];
+            for (u32 j = P.hsup_off[h]; j < P.hsup_off[h + 1]; ++j) {
+                u32 sp = P.hsup[j], r = P.sup_rule[sp], b = P.rule_body[r];
+                if (ld_asg(s, P.rule_body_var[r]) <= 0) continue;
+                u32 k0 = P.body_kind[b] == 0 ? P.body_off[b] : P.sum_off[b];
+                u32 k1 = P.body_kind[b] == 0 ? P.body_off[b + 1] : P.sum_off[b + 1];
+                for (u32 k = k0; k < k1; ++k) {
+                    u32 it = P.body_kind[b] == 0 ? P.body_items[k] : P.sum_lits[k];
+                    u32 q = lvar(it);
+                    if (!lpos(it) || P.scc[q] != c || ld_asg(s, q) <= 0) continue;
+                    if (s.founded[q] & (YSM_FOUNDED | YSM_INPART)) continue;
+                    s.founded[q] |= YSM_INPART;
+                    ufs_push(s, q);
+                }
+            }
+        }
+        // The external bodies of the part.
+        for (u32 qi = 0; qi < H[YSM_H_UFS_Q]; ++qi) {
+            u32 h = s.ufsq[qi];
+            for (u32 j = P.hsup_off[h]; j < P.hsup_off[h + 1]; ++j) ufs_external(P, s, P.hsup[j], epoch);
+        }
+        s.C[YSM_C_LOOPS] += 1;
+    }
+    ys_sync();
+    return true;
+}

@@ -1,0 +1,162 @@
+//! The emulation backend of the many-searches engine: the search kernel compiled for the host
+//! (`kernels/search/emu.cpp`, by build.rs) runs each search in turn, one lane per search, on
+//! memory laid out exactly as on the device. It makes the device engine's search code testable
+//! without a GPU (`--engine=emu`, hidden; the differential tests use it).
+//!
+//! Invariant: every pointer in `prog` and `geo` points into arrays this struct owns and never
+//! reallocates; only `ysm_search_host` writes them, one search at a time.
+
+use super::many::Memory;
+use super::many_layout::{
+    status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS,
+};
+use crate::engine::EngineError;
+
+extern "C" {
+    fn ysm_search_host(p: *const ProgParams, g: *const GeoParams, sid: u32, budget_ns: u64);
+}
+
+pub struct EmuMemory {
+    _prog: Box<ProgArrays>,
+    prog: ProgParams,
+    geo: GeoParams,
+    base: Vec<u64>,
+    hdr: Vec<u32>,
+    ctr: Vec<u64>,
+    cfg: Vec<u32>,
+    status: Vec<u32>,
+    global: Vec<u32>,
+    n: usize,
+}
+
+fn p<T>(v: &[T]) -> u64 {
+    v.as_ptr() as u64
+}
+
+impl EmuMemory {
+    pub fn new(prog: ProgArrays, geo: &Geometry, cfg: Vec<u32>) -> EmuMemory {
+        let n = cfg.len() / CFG_WORDS;
+        let prog = Box::new(prog);
+        let a = &*prog;
+        let mut pp = ProgParams::counts(a);
+        pp.ptrs = [
+            p(&a.ng_lits),
+            p(&a.ng_off),
+            p(&a.socc_off),
+            p(&a.socc),
+            p(&a.order_occ),
+            p(&a.vkind),
+            p(&a.img_len),
+            p(&a.img_head),
+            p(&a.img_pool),
+            p(&a.scc),
+            p(&a.cyc_atoms),
+            p(&a.sup_head),
+            p(&a.sup_rule),
+            p(&a.hsup_off),
+            p(&a.hsup),
+            p(&a.dep_off),
+            p(&a.dep_sup),
+            p(&a.dep_w),
+            p(&a.rule_body),
+            p(&a.rule_body_var),
+            p(&a.body_off),
+            p(&a.body_items),
+            p(&a.body_kind),
+            p(&a.sum_off),
+            p(&a.sum_lits),
+            p(&a.sum_w),
+            p(&a.sum_lower),
+        ];
+        let base = vec![0u64; (n as u64 * geo.stride).div_ceil(2) as usize];
+        let hdr = vec![0u32; n * H_WORDS];
+        let ctr = vec![0u64; n * C_WORDS];
+        let status = vec![status::INIT; n];
+        let global = vec![0u32; 4];
+        let mut g = GeoParams::new(geo, n as u32);
+        g.base = p(&base);
+        g.hdr = p(&hdr);
+        g.ctr = p(&ctr);
+        g.cfg = p(&cfg);
+        g.status = p(&status);
+        g.global = p(&global);
+        EmuMemory {
+            _prog: prog,
+            prog: pp,
+            geo: g,
+            base,
+            hdr,
+            ctr,
+            cfg,
+            status,
+            global,
+            n,
+        }
+    }
+}
+
+impl Memory for EmuMemory {
+    fn searches(&self) -> usize {
+        self.n
+    }
+
+    fn run_slice(&mut self, slice_ns: u64) -> Result<(), EngineError> {
+        let each = (slice_ns / self.n as u64).max(100_000);
+        for sid in 0..self.n {
+            if matches!(self.status[sid], status::INIT | status::RUN | status::BLOCK) {
+                // SAFETY: prog and geo point into arrays owned by self (see the invariant);
+                // the function touches only search `sid`'s memory and the global words.
+                unsafe { ysm_search_host(&self.prog, &self.geo, sid as u32, each) };
+            }
+            if self.global[2] != 0 {
+                break;
+            }
+        }
+        let _ = (&self.base, &self.cfg);
+        Ok(())
+    }
+
+    fn global(&mut self) -> Result<[u32; 3], EngineError> {
+        Ok([self.global[0], self.global[1], self.global[2]])
+    }
+
+    fn clear_global(&mut self) -> Result<(), EngineError> {
+        self.global[..3].fill(0);
+        Ok(())
+    }
+
+    fn statuses(&mut self) -> Result<Vec<u32>, EngineError> {
+        Ok(self.status.clone())
+    }
+
+    fn header_word(&mut self, sid: usize, w: usize) -> Result<u32, EngineError> {
+        Ok(self.hdr[sid * H_WORDS + w])
+    }
+
+    fn set_status(&mut self, sid: usize, st: u32) -> Result<(), EngineError> {
+        self.hdr[sid * H_WORDS] = st;
+        self.status[sid] = st;
+        Ok(())
+    }
+
+    fn assignment(&mut self, sid: usize, n: usize) -> Result<Vec<i32>, EngineError> {
+        let at = sid as u64 * self.geo.stride + self.geo.o[0] as u64;
+        // SAFETY: base holds n_searches * stride words; asg has num_vars >= n words.
+        let words = unsafe {
+            std::slice::from_raw_parts((self.base.as_ptr() as *const i32).add(at as usize), n)
+        };
+        Ok(words.to_vec())
+    }
+
+    fn counters(&mut self) -> Result<Vec<u64>, EngineError> {
+        Ok(self.ctr.clone())
+    }
+
+    fn traffic(&self) -> (u64, u64) {
+        (0, 0)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        8 * self.base.len() as u64
+    }
+}

@@ -1,0 +1,202 @@
+//! The many-searches device engine: hundreds of complete CDNL searches at once, one per warp,
+//! each with its own state in device memory and its row of the portfolio (`portfolio.rs`),
+//! sharing the read-only program (`many_layout.rs`). The host launches `search_k`
+//! (`kernels/search/search.cu`) once per time slice and between slices reads a few words: how
+//! many searches hold a model, how many ended. Only models cross the bus.
+//!
+//! Invariant: a model is returned once (the host keeps every model returned and drops repeats:
+//! each search blocks only its own models); the program is exhausted when any search has
+//! exhausted its space, since every model it excluded was returned before. A search that found
+//! a model waits (status MODEL) until the host has taken it, then blocks it and runs on.
+
+use std::collections::{HashSet, VecDeque};
+use std::time::{Duration, Instant};
+
+use super::emu::EmuMemory;
+use super::many_layout::{c, h, status, Geometry, ProgArrays, C_WORDS};
+use super::portfolio;
+use crate::engine::{Engine, EngineError, Limits, Model, Options, Stats, Step};
+use crate::ground::GroundProgram;
+use crate::nogoods::Completion;
+
+/// Where the searches run: on the GPU, or (tests, machines without one) emulated on the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Device,
+    Emulated,
+}
+
+/// The first slice; each later one is twice as long, up to [`MAX_SLICE`].
+const FIRST_SLICE: Duration = Duration::from_millis(2);
+const MAX_SLICE: Duration = Duration::from_millis(100);
+/// Searches under the emulation unless `--gpu-searches` says otherwise.
+const EMULATED_SEARCHES: usize = 4;
+/// Words of the learned arena per search before the program's size raises it.
+pub const ARENA_WORDS: u32 = 1 << 19;
+
+/// What the host sees of the searches' memory (device or emulated).
+pub trait Memory {
+    fn searches(&self) -> usize;
+    /// Run every search that can run for about `slice_ns`, and wait for it.
+    fn run_slice(&mut self, slice_ns: u64) -> Result<(), EngineError>;
+    /// [models waiting, searches ended, stop flag].
+    fn global(&mut self) -> Result<[u32; 3], EngineError>;
+    fn clear_global(&mut self) -> Result<(), EngineError>;
+    fn statuses(&mut self) -> Result<Vec<u32>, EngineError>;
+    fn header_word(&mut self, sid: usize, w: usize) -> Result<u32, EngineError>;
+    fn set_status(&mut self, sid: usize, st: u32) -> Result<(), EngineError>;
+    /// The first `n` words of search `sid`'s assignment.
+    fn assignment(&mut self, sid: usize, n: usize) -> Result<Vec<i32>, EngineError>;
+    /// Every search's counters, `C_WORDS` each.
+    fn counters(&mut self) -> Result<Vec<u64>, EngineError>;
+    /// Bytes (to, from) the device since the search started.
+    fn traffic(&self) -> (u64, u64);
+    fn memory_bytes(&self) -> u64;
+}
+
+pub struct ManyEngine {
+    mem: Box<dyn Memory>,
+    num_atoms: u32,
+    pending: VecDeque<Model>,
+    seen: HashSet<Vec<u32>>,
+    exhausted: bool,
+    stats: Stats,
+    slice: Duration,
+}
+
+impl ManyEngine {
+    pub fn new(
+        g: &GroundProgram,
+        c: &Completion,
+        opts: Options,
+        backend: Backend,
+    ) -> Result<ManyEngine, EngineError> {
+        assert!(
+            c.native_sums.is_empty(),
+            "native sums reached the device engine"
+        );
+        let t0 = Instant::now();
+        let prog = ProgArrays::new(g, c);
+        let geo = Geometry::new(&prog, ARENA_WORDS).map_err(EngineError::OutOfMemory)?;
+        let requested = opts.searches.map(|n| n as usize);
+        let mut stats = Stats::default();
+        let mem: Box<dyn Memory> = match backend {
+            Backend::Emulated => {
+                let n = requested.unwrap_or(EMULATED_SEARCHES).max(1);
+                let cfg = portfolio::configure(n, opts.learning, opts.seed);
+                stats.kernel_image = "host emulation";
+                Box::new(EmuMemory::new(prog, &geo, cfg))
+            }
+            Backend::Device => {
+                let m = super::many_cuda::CudaMemory::open(prog, &geo, requested, |n| {
+                    portfolio::configure(n, opts.learning, opts.seed)
+                })?;
+                stats.kernel_image = m.image_origin;
+                Box::new(m)
+            }
+        };
+        stats.device_setup_time = t0.elapsed();
+        stats.gpu_searches = mem.searches() as u64;
+        stats.gpu_portfolio = portfolio::describe(mem.searches());
+        stats.device_mem.state = mem.memory_bytes();
+        Ok(ManyEngine {
+            mem,
+            num_atoms: g.num_atoms,
+            pending: VecDeque::new(),
+            seen: HashSet::new(),
+            exhausted: c.db.has_empty,
+            stats,
+            slice: FIRST_SLICE,
+        })
+    }
+
+    /// Take the models waiting and note the searches that ended.
+    fn collect(&mut self) -> Result<(), EngineError> {
+        let sts = self.mem.statuses()?;
+        let mut unsat = false;
+        for (sid, &st) in sts.iter().enumerate() {
+            match st {
+                status::MODEL => {
+                    let a = self.mem.assignment(sid, self.num_atoms as usize + 1)?;
+                    let atoms: Vec<u32> = (1..=self.num_atoms).filter(|&v| a[v as usize] > 0).collect();
+                    if self.seen.insert(atoms.clone()) {
+                        self.stats.models += 1;
+                        self.pending.push_back(Model { atoms });
+                    }
+                    self.mem.set_status(sid, status::BLOCK)?;
+                }
+                status::UNSAT => unsat = true,
+                status::ERROR => {
+                    let e = self.mem.header_word(sid, h::ERR)?;
+                    return Err(EngineError::Device(format!(
+                        "internal error in device search {sid} (code {e}); please report it with the input"
+                    )));
+                }
+                _ => {}
+            }
+        }
+        self.mem.clear_global()?;
+        if unsat {
+            self.exhausted = true;
+        }
+        Ok(())
+    }
+
+    fn search(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        loop {
+            if let Some(m) = self.pending.pop_front() {
+                return Ok(Step::Model(m));
+            }
+            if self.exhausted {
+                return Ok(Step::Exhausted);
+            }
+            if limits.reached() {
+                return Ok(Step::Stopped);
+            }
+            self.mem.run_slice(self.slice.as_nanos() as u64)?;
+            self.stats.kernel_launches += 1;
+            self.slice = (self.slice * 2).min(MAX_SLICE);
+            let g = self.mem.global()?;
+            if g[0] > 0 || g[1] > 0 {
+                self.collect()?;
+            }
+            if limits.progress.is_some() {
+                self.update_stats()?;
+                limits.report(&self.stats);
+            }
+        }
+    }
+
+    fn update_stats(&mut self) -> Result<(), EngineError> {
+        let ctr = self.mem.counters()?;
+        let sum = |k: usize| ctr.chunks(C_WORDS).map(|w| w[k]).sum::<u64>();
+        let s = &mut self.stats;
+        s.decisions = sum(c::DECISIONS);
+        s.conflicts = sum(c::CONFLICTS);
+        s.propagations = sum(c::PROPS);
+        s.learned = sum(c::LEARNED);
+        s.learned_lits = sum(c::LEARNED_LITS);
+        s.restarts = sum(c::RESTARTS);
+        s.deleted = sum(c::DELETED);
+        s.loop_nogoods = sum(c::LOOPS);
+        s.fwd_fallbacks = sum(c::FWD_FALLBACK);
+        let (to, from) = self.mem.traffic();
+        s.bytes_to_device = to;
+        s.bytes_from_device = from;
+        Ok(())
+    }
+}
+
+impl Engine for ManyEngine {
+    fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        let t0 = Instant::now();
+        let r = self.search(limits);
+        self.stats.search_time += t0.elapsed();
+        self.update_stats()?;
+        r
+    }
+
+    fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}

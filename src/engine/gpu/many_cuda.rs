@@ -1,0 +1,311 @@
+//! The device backend of the many-searches engine: the program uploaded once, every search's
+//! memory in one allocation, `search_k` launched once per slice with one warp per search.
+//!
+//! Invariant: the number of searches is at most what the GPU holds resident at once (so every
+//! search runs for the whole slice) and what fits in 85 % of the free device memory; `prog` and
+//! `geo` hold the addresses of buffers this struct owns.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+
+use super::device::{available, engine_error};
+use super::many::Memory;
+use super::many_layout::{
+    status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS,
+};
+use crate::engine::EngineError;
+
+/// Searches (warps) per block.
+const WARPS: u32 = 4;
+
+pub struct CudaMemory {
+    _ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    func: CudaFunction,
+    _p32: Vec<CudaSlice<u32>>,
+    _p64: Vec<CudaSlice<u64>>,
+    _pi64: Vec<CudaSlice<i64>>,
+    _p8: CudaSlice<u8>,
+    prog: ProgParams,
+    geo: GeoParams,
+    base: CudaSlice<u32>,
+    hdr: CudaSlice<u32>,
+    ctr: CudaSlice<u64>,
+    _cfg: CudaSlice<u32>,
+    status: CudaSlice<u32>,
+    global: CudaSlice<u32>,
+    n: usize,
+    to_dev: u64,
+    from_dev: u64,
+    bytes: u64,
+    pub image_origin: &'static str,
+}
+
+fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
+    let (p, _sync) = s.device_ptr(stream);
+    p
+}
+
+fn up<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone>(
+    s: &Arc<CudaStream>,
+    v: &[T],
+) -> Result<CudaSlice<T>, EngineError> {
+    if v.is_empty() {
+        return s.alloc_zeros::<T>(1).map_err(|e| engine_error("allocating device memory", e));
+    }
+    s.clone_htod(v).map_err(|e| engine_error("uploading the program", e))
+}
+
+impl CudaMemory {
+    pub fn open(
+        prog: ProgArrays,
+        geo: &Geometry,
+        requested: Option<usize>,
+        configure: impl Fn(usize) -> Vec<u32>,
+    ) -> Result<CudaMemory, EngineError> {
+        available().map_err(EngineError::Device)?;
+        let ctx = CudaContext::new(0).map_err(|e| engine_error("opening GPU 0", e))?;
+        // SAFETY: no buffer exists yet and only `stream` is ever used.
+        unsafe { ctx.disable_event_tracking() };
+        let (major, minor) = ctx
+            .compute_capability()
+            .map_err(|e| engine_error("querying the GPU", e))?;
+        let sms = ctx
+            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(|e| engine_error("querying the GPU", e))? as usize;
+        let (image, origin) = super::cache::image_of(&super::device::many_source(), "many", &format!("{major}{minor}"))
+            .map_err(EngineError::Device)?;
+        let module = ctx
+            .load_module(image)
+            .map_err(|e| engine_error("loading the compiled kernels", e))?;
+        let func = module
+            .load_function("search_k")
+            .map_err(|e| engine_error("kernel search_k is missing", e))?;
+        let per_sm = func
+            .occupancy_max_active_blocks_per_multiprocessor(32 * WARPS, 0, None)
+            .map_err(|e| engine_error("querying the occupancy of search_k", e))?
+            as usize;
+        let resident = (per_sm * sms * WARPS as usize).max(1);
+        let (free, _) = ctx.mem_get_info().map_err(|e| engine_error("querying device memory", e))?;
+        let budget = (free as u64 / 100 * 85).saturating_sub(prog.bytes());
+        let fit = (budget / geo.bytes_per_search()) as usize;
+        let n = requested.unwrap_or(resident).min(resident).min(fit);
+        if n == 0 {
+            return Err(EngineError::OutOfMemory(format!(
+                "one search needs {:.1} MB of device memory, {:.1} MB are free",
+                geo.bytes_per_search() as f64 / 1e6,
+                free as f64 / 1e6
+            )));
+        }
+        let stream = ctx.default_stream();
+        let s = &stream;
+        let a = &prog;
+        let p32 = vec![
+            up(s, &a.ng_lits)?,    // 0
+            up(s, &a.ng_off)?,     // 1
+            up(s, &a.socc_off)?,   // 2
+            up(s, &a.socc)?,       // 3
+            up(s, &a.order_occ)?,  // 4
+            up(s, &a.img_len)?,    // 5
+            up(s, &a.img_head)?,   // 6
+            up(s, &a.scc)?,        // 7
+            up(s, &a.cyc_atoms)?,  // 8
+            up(s, &a.sup_head)?,   // 9
+            up(s, &a.sup_rule)?,   // 10
+            up(s, &a.hsup_off)?,   // 11
+            up(s, &a.hsup)?,       // 12
+            up(s, &a.dep_off)?,    // 13
+            up(s, &a.dep_sup)?,    // 14
+            up(s, &a.rule_body)?,  // 15
+            up(s, &a.rule_body_var)?, // 16
+            up(s, &a.body_off)?,   // 17
+            up(s, &a.body_items)?, // 18
+            up(s, &a.body_kind)?,  // 19
+            up(s, &a.sum_off)?,    // 20
+            up(s, &a.sum_lits)?,   // 21
+        ];
+        let p64 = vec![up(s, &a.img_pool)?];
+        let pi64 = vec![up(s, &a.dep_w)?, up(s, &a.sum_w)?, up(s, &a.sum_lower)?];
+        let p8 = up(s, &a.vkind)?;
+        let q = |k: usize| ptr(&p32[k], s);
+        let mut pp = ProgParams::counts(a);
+        pp.ptrs = [
+            q(0),
+            q(1),
+            q(2),
+            q(3),
+            q(4),
+            ptr(&p8, s),
+            q(5),
+            q(6),
+            ptr(&p64[0], s),
+            q(7),
+            q(8),
+            q(9),
+            q(10),
+            q(11),
+            q(12),
+            q(13),
+            q(14),
+            ptr(&pi64[0], s),
+            q(15),
+            q(16),
+            q(17),
+            q(18),
+            q(19),
+            q(20),
+            q(21),
+            ptr(&pi64[1], s),
+            ptr(&pi64[2], s),
+        ];
+        let words = n as u64 * geo.stride;
+        let base = s
+            .alloc_zeros::<u32>(words as usize)
+            .map_err(|e| engine_error("allocating the searches' memory", e))?;
+        let hdr = s.alloc_zeros::<u32>(n * H_WORDS).map_err(|e| engine_error("allocating device memory", e))?;
+        let ctr = s.alloc_zeros::<u64>(n * C_WORDS).map_err(|e| engine_error("allocating device memory", e))?;
+        let cfg_host = configure(n);
+        debug_assert_eq!(cfg_host.len(), n * CFG_WORDS);
+        let cfg = up(s, &cfg_host)?;
+        let st = s.alloc_zeros::<u32>(n).map_err(|e| engine_error("allocating device memory", e))?;
+        let global = s.alloc_zeros::<u32>(4).map_err(|e| engine_error("allocating device memory", e))?;
+        let mut g = GeoParams::new(geo, n as u32);
+        g.base = ptr(&base, s);
+        g.hdr = ptr(&hdr, s);
+        g.ctr = ptr(&ctr, s);
+        g.cfg = ptr(&cfg, s);
+        g.status = ptr(&st, s);
+        g.global = ptr(&global, s);
+        s.synchronize().map_err(|e| engine_error("uploading the program", e))?;
+        Ok(CudaMemory {
+            _ctx: ctx,
+            stream,
+            func,
+            _p32: p32,
+            _p64: p64,
+            _pi64: pi64,
+            _p8: p8,
+            prog: pp,
+            geo: g,
+            base,
+            hdr,
+            ctr,
+            _cfg: cfg,
+            status: st,
+            global,
+            n,
+            to_dev: 0,
+            from_dev: 0,
+            bytes: 4 * words + prog.bytes(),
+            image_origin: origin.as_str(),
+        })
+    }
+
+    fn sync(&self, what: &str) -> Result<(), EngineError> {
+        self.stream.synchronize().map_err(|e| engine_error(what, e))
+    }
+}
+
+impl Memory for CudaMemory {
+    fn searches(&self) -> usize {
+        self.n
+    }
+
+    fn run_slice(&mut self, slice_ns: u64) -> Result<(), EngineError> {
+        let mut b = self.stream.launch_builder(&self.func);
+        b.arg(&self.prog);
+        b.arg(&self.geo);
+        b.arg(&slice_ns);
+        let cfg = LaunchConfig {
+            grid_dim: ((self.n as u32).div_ceil(WARPS), 1, 1),
+            block_dim: (32 * WARPS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: search_k takes (Prog, Geo, u64) by value; every address in them is a live
+        // buffer of self (the invariant).
+        unsafe { b.launch(cfg) }.map_err(|e| engine_error("launching search_k", e))?;
+        self.sync("the search failed on the GPU")
+    }
+
+    fn global(&mut self) -> Result<[u32; 3], EngineError> {
+        let mut g = [0u32; 4];
+        self.stream
+            .memcpy_dtoh(&self.global, &mut g)
+            .map_err(|e| engine_error("reading the search flags", e))?;
+        self.sync("reading the search flags")?;
+        self.from_dev += 16;
+        Ok([g[0], g[1], g[2]])
+    }
+
+    fn clear_global(&mut self) -> Result<(), EngineError> {
+        self.stream
+            .memcpy_htod(&[0u32; 4], &mut self.global)
+            .map_err(|e| engine_error("writing the search flags", e))?;
+        self.to_dev += 16;
+        Ok(())
+    }
+
+    fn statuses(&mut self) -> Result<Vec<u32>, EngineError> {
+        let mut v = vec![0u32; self.n];
+        self.stream
+            .memcpy_dtoh(&self.status, &mut v)
+            .map_err(|e| engine_error("reading the search statuses", e))?;
+        self.sync("reading the search statuses")?;
+        self.from_dev += 4 * self.n as u64;
+        Ok(v)
+    }
+
+    fn header_word(&mut self, sid: usize, w: usize) -> Result<u32, EngineError> {
+        let mut v = [0u32; 1];
+        let i = sid * H_WORDS + w;
+        self.stream
+            .memcpy_dtoh(&self.hdr.slice(i..i + 1), &mut v)
+            .map_err(|e| engine_error("reading a search header", e))?;
+        self.sync("reading a search header")?;
+        self.from_dev += 4;
+        Ok(v[0])
+    }
+
+    fn set_status(&mut self, sid: usize, st: u32) -> Result<(), EngineError> {
+        let i = sid * H_WORDS;
+        self.stream
+            .memcpy_htod(&[st], &mut self.hdr.slice_mut(i..i + 1))
+            .map_err(|e| engine_error("writing a search header", e))?;
+        self.stream
+            .memcpy_htod(&[st], &mut self.status.slice_mut(sid..sid + 1))
+            .map_err(|e| engine_error("writing a search status", e))?;
+        self.to_dev += 8;
+        let _ = status::RUN;
+        Ok(())
+    }
+
+    fn assignment(&mut self, sid: usize, n: usize) -> Result<Vec<i32>, EngineError> {
+        let at = (sid as u64 * self.geo.stride + self.geo.o[0] as u64) as usize;
+        let mut v = vec![0u32; n];
+        self.stream
+            .memcpy_dtoh(&self.base.slice(at..at + n), &mut v)
+            .map_err(|e| engine_error("reading a model", e))?;
+        self.sync("reading a model")?;
+        self.from_dev += 4 * n as u64;
+        Ok(v.into_iter().map(|x| x as i32).collect())
+    }
+
+    fn counters(&mut self) -> Result<Vec<u64>, EngineError> {
+        let mut v = vec![0u64; self.n * C_WORDS];
+        self.stream
+            .memcpy_dtoh(&self.ctr, &mut v)
+            .map_err(|e| engine_error("reading the counters", e))?;
+        self.sync("reading the counters")?;
+        self.from_dev += 8 * v.len() as u64;
+        Ok(v)
+    }
+
+    fn traffic(&self) -> (u64, u64) {
+        (self.to_dev, self.from_dev)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.bytes
+    }
+}

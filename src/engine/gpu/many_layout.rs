@@ -1,0 +1,544 @@
+//! The many-searches engine's memory: the read-only program arrays every search shares
+//! (`ProgArrays`, built once on the host), the per-search geometry (`Geometry`: where each
+//! per-search array starts and how many words one search takes), and the `#[repr(C)]` twins of
+//! the kernel's `struct Prog` and `struct Geo` (`kernels/search/common.cuh`).
+//!
+//! Invariant: every `YSM_*` constant mirrored here equals the header's (a test parses it);
+//! `ProgParams` and `GeoParams` have the kernel structs' layout (size asserted); the watch pool
+//! of [`Geometry`] has enough blocks that it never runs out (every long nogood has two entries,
+//! and a list of n entries takes ceil(n / BLOCK) blocks).
+
+use crate::ground::{BodyDef, GroundProgram};
+use crate::lit::Lit;
+use crate::nogoods::Completion;
+
+pub const NONE: u32 = u32::MAX;
+pub const BLOCK: usize = 16;
+pub const H_WORDS: usize = 32;
+pub const C_WORDS: usize = 10;
+pub const CFG_WORDS: usize = 8;
+pub const LHDR: usize = 3;
+
+/// Header words the host reads or writes (`YSM_H_*`).
+pub mod h {
+    pub const STATUS: usize = 0;
+    pub const ERR: usize = 19;
+}
+
+/// Search statuses (`YSM_ST_*`).
+pub mod status {
+    pub const INIT: u32 = 0;
+    pub const RUN: u32 = 1;
+    pub const MODEL: u32 = 2;
+    pub const BLOCK: u32 = 3;
+    pub const UNSAT: u32 = 4;
+    pub const ERROR: u32 = 5;
+}
+
+/// Per-search counters (`YSM_C_*`).
+pub mod c {
+    pub const DECISIONS: usize = 0;
+    pub const CONFLICTS: usize = 1;
+    pub const PROPS: usize = 2;
+    pub const LEARNED: usize = 3;
+    pub const LEARNED_LITS: usize = 4;
+    pub const RESTARTS: usize = 5;
+    pub const DELETED: usize = 6;
+    pub const LOOPS: usize = 7;
+    pub const FWD_FALLBACK: usize = 8;
+    pub const MODELS: usize = 9;
+}
+
+/// Configuration words (`YSM_CFG_*`), the portfolio's rows.
+pub mod cfg {
+    pub const LEARNING: usize = 0;
+    pub const RESTART: usize = 1;
+    pub const SIGN: usize = 2;
+    pub const ORDER: usize = 3;
+    pub const SEED: usize = 4;
+    pub const SAVE: usize = 5;
+}
+
+/// The program as every search reads it.
+#[derive(Debug, Default)]
+pub struct ProgArrays {
+    pub ng_lits: Vec<u32>,
+    pub ng_off: Vec<u32>,
+    pub socc_off: Vec<u32>,
+    pub socc: Vec<u32>,
+    pub order_occ: Vec<u32>,
+    pub vkind: Vec<u8>,
+    pub img_len: Vec<u32>,
+    pub img_head: Vec<u32>,
+    pub img_pool: Vec<u64>,
+    pub scc: Vec<u32>,
+    pub cyc_atoms: Vec<u32>,
+    pub sup_head: Vec<u32>,
+    pub sup_rule: Vec<u32>,
+    pub hsup_off: Vec<u32>,
+    pub hsup: Vec<u32>,
+    pub dep_off: Vec<u32>,
+    pub dep_sup: Vec<u32>,
+    pub dep_w: Vec<i64>,
+    pub rule_body: Vec<u32>,
+    pub rule_body_var: Vec<u32>,
+    pub body_off: Vec<u32>,
+    pub body_items: Vec<u32>,
+    pub body_kind: Vec<u32>,
+    pub sum_off: Vec<u32>,
+    pub sum_lits: Vec<u32>,
+    pub sum_w: Vec<i64>,
+    pub sum_lower: Vec<i64>,
+    pub num_vars: u32,
+    pub num_atoms: u32,
+    pub n_input: u32,
+    pub n_units: u32,
+    pub first_long: u32,
+    pub img_blocks: u32,
+    pub ufs: bool,
+}
+
+/// Build a CSR over `n` keys from (key, value) pairs.
+fn csr<T: Copy>(n: usize, pairs: &[(usize, T)]) -> (Vec<u32>, Vec<T>) {
+    let mut off = vec![0u32; n + 1];
+    for &(k, _) in pairs {
+        off[k + 1] += 1;
+    }
+    for k in 0..n {
+        off[k + 1] += off[k];
+    }
+    let mut fill = off.clone();
+    let mut vals: Vec<Option<T>> = vec![None; pairs.len()];
+    for &(k, v) in pairs {
+        vals[fill[k] as usize] = Some(v);
+        fill[k] += 1;
+    }
+    (off, vals.into_iter().map(|v| v.expect("filled")).collect())
+}
+
+impl ProgArrays {
+    pub fn new(g: &GroundProgram, c: &Completion) -> ProgArrays {
+        let db = &c.db;
+        let nv = db.num_vars as usize;
+        let n_input = db.len();
+        let n_units = db.bounds[0] as usize;
+        let first_long = db.bounds[2] as usize;
+        // Input nogoods of length 2 and 3 per literal.
+        let mut pairs = Vec::new();
+        for id in n_units..first_long {
+            for &l in db.nogood(id) {
+                pairs.push((l as usize, id as u32));
+            }
+        }
+        let (socc_off, socc) = csr(2 * nv, &pairs);
+        // Variables by decreasing occurrences (ties by index).
+        let mut occ = vec![0u32; nv];
+        for &l in &db.lits {
+            occ[(l >> 1) as usize] += 1;
+        }
+        let mut order_occ: Vec<u32> = (1..nv as u32).collect();
+        order_occ.sort_by_key(|&v| (std::cmp::Reverse(occ[v as usize]), v));
+        let vkind = (0..nv)
+            .map(|v| u8::from(v as u32 > g.num_atoms))
+            .collect();
+        // The initial watch image: literals 0 and 1 of each long nogood.
+        let mut img_len = vec![0u32; 2 * nv];
+        for id in first_long..n_input {
+            let n = db.nogood(id);
+            img_len[n[0] as usize] += 1;
+            img_len[n[1] as usize] += 1;
+        }
+        let mut img_head = vec![NONE; 2 * nv];
+        let mut blocks = 0u32;
+        for l in 0..2 * nv {
+            if img_len[l] > 0 {
+                img_head[l] = blocks;
+                blocks += img_len[l].div_ceil(BLOCK as u32);
+            }
+        }
+        let mut img_pool = vec![0u64; blocks as usize * BLOCK];
+        let mut fill = vec![0u32; 2 * nv];
+        for id in first_long..n_input {
+            let n = db.nogood(id);
+            for (w, b) in [(n[0], n[1]), (n[1], n[0])] {
+                let l = w as usize;
+                let pos = img_head[l] as usize * BLOCK + fill[l] as usize;
+                img_pool[pos] = ((id as u64) << 32) | b as u64;
+                fill[l] += 1;
+            }
+        }
+        let mut p = ProgArrays {
+            ng_lits: db.lits.clone(),
+            ng_off: db.offsets.clone(),
+            socc_off,
+            socc,
+            order_occ,
+            vkind,
+            img_len,
+            img_head,
+            img_pool,
+            num_vars: db.num_vars,
+            num_atoms: g.num_atoms,
+            n_input: n_input as u32,
+            n_units: n_units as u32,
+            first_long: first_long as u32,
+            img_blocks: blocks,
+            ufs: !g.tight,
+            ..ProgArrays::default()
+        };
+        if !g.tight {
+            p.add_unfounded(g, c);
+        }
+        p
+    }
+
+    /// The data of the unfounded-set check (`kernels/search/unfounded.cuh`).
+    fn add_unfounded(&mut self, g: &GroundProgram, c: &Completion) {
+        let na = g.num_atoms as usize;
+        self.scc = g.scc.clone();
+        self.cyc_atoms = (1..=g.num_atoms).filter(|&a| g.is_cyclic(a)).collect();
+        let mut used = vec![false; g.bodies.len()];
+        for (r, rule) in g.rules.iter().enumerate() {
+            for &h in rule.head.iter().filter(|&&h| g.is_cyclic(h)) {
+                self.sup_head.push(h);
+                self.sup_rule.push(r as u32);
+                used[rule.body as usize] = true;
+            }
+        }
+        self.rule_body = g.rules.iter().map(|r| r.body).collect();
+        self.rule_body_var = g
+            .rules
+            .iter()
+            .map(|r| c.body_var[r.body as usize])
+            .collect();
+        self.body_off.push(0);
+        self.sum_off.push(0);
+        self.sum_lower = vec![0; g.bodies.len()];
+        for (b, body) in g.bodies.iter().enumerate() {
+            match body {
+                BodyDef::Conj { pos, neg } => {
+                    self.body_kind.push(0);
+                    self.body_items.extend(pos.iter().map(|&q| Lit::t(q).code()));
+                    self.body_items.extend(neg.iter().map(|&q| Lit::f(q).code()));
+                }
+                BodyDef::Sum { lower, lits } => {
+                    self.body_kind.push(1);
+                    if used[b] {
+                        self.sum_lower[b] = *lower;
+                        for &(l, w) in lits {
+                            let q = l.unsigned_abs();
+                            self.sum_lits
+                                .push(if l > 0 { Lit::t(q) } else { Lit::f(q) }.code());
+                            self.sum_w.push(w);
+                        }
+                    }
+                }
+            }
+            self.body_off.push(self.body_items.len() as u32);
+            self.sum_off.push(self.sum_lits.len() as u32);
+        }
+        let mut by_head = Vec::new();
+        let mut deps = Vec::new();
+        for (s, (&h, &r)) in self.sup_head.iter().zip(&self.sup_rule).enumerate() {
+            by_head.push((h as usize, s as u32));
+            let b = self.rule_body[r as usize] as usize;
+            let comp = g.scc[h as usize];
+            let (items, weights): (Vec<u32>, Vec<i64>) = if self.body_kind[b] == 0 {
+                let k = self.body_off[b] as usize..self.body_off[b + 1] as usize;
+                (self.body_items[k.clone()].to_vec(), vec![1; k.len()])
+            } else {
+                let k = self.sum_off[b] as usize..self.sum_off[b + 1] as usize;
+                (self.sum_lits[k.clone()].to_vec(), self.sum_w[k].to_vec())
+            };
+            for (it, w) in items.into_iter().zip(weights) {
+                let q = (it >> 1) as usize;
+                if it & 1 == 0 && g.scc[q] == comp {
+                    deps.push((q, (s as u32, w)));
+                }
+            }
+        }
+        let (hsup_off, hsup) = csr(na + 1, &by_head);
+        self.hsup_off = hsup_off;
+        self.hsup = hsup;
+        let (dep_off, dep) = csr(na + 1, &deps);
+        self.dep_off = dep_off;
+        self.dep_sup = dep.iter().map(|d| d.0).collect();
+        self.dep_w = dep.iter().map(|d| d.1).collect();
+    }
+
+    pub fn n_long(&self) -> usize {
+        (self.n_input - self.first_long) as usize
+    }
+
+    /// Bytes of the arrays (uploaded once).
+    pub fn bytes(&self) -> u64 {
+        let w32 = self.ng_lits.len()
+            + self.ng_off.len()
+            + self.socc_off.len()
+            + self.socc.len()
+            + self.order_occ.len()
+            + self.img_len.len()
+            + self.img_head.len()
+            + self.scc.len()
+            + self.cyc_atoms.len()
+            + 2 * self.sup_head.len()
+            + self.hsup_off.len()
+            + self.hsup.len()
+            + self.dep_off.len()
+            + self.dep_sup.len()
+            + 2 * self.rule_body.len()
+            + self.body_off.len()
+            + self.body_items.len()
+            + self.body_kind.len()
+            + self.sum_off.len()
+            + self.sum_lits.len();
+        let w64 = self.img_pool.len() + self.dep_w.len() + self.sum_w.len() + self.sum_lower.len();
+        (4 * w32 + 8 * w64 + self.vkind.len()) as u64
+    }
+}
+
+/// Where each per-search array starts (32-bit words from the search's base).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Geometry {
+    pub stride: u64,
+    pub o: [u32; 23],
+    pub pool_blocks: u32,
+    pub arena_words: u32,
+    pub lcap: u32,
+}
+
+/// Names of `Geometry::o`, in the order of the kernel's `Geo` fields.
+pub const OFFSETS: [&str; 23] = [
+    "asg", "reason", "trail", "lim", "deps", "mark", "lmark", "prev", "next", "stamp", "phase",
+    "scratch", "inject", "wpair", "whead", "wtail", "wlen", "bnext", "pool", "arena", "founded",
+    "ufsq", "ufsacc",
+];
+
+impl Geometry {
+    /// The layout of one search of `p`, with a learned arena of `arena_words`.
+    pub fn new(p: &ProgArrays, arena_words: u32) -> Result<Geometry, String> {
+        let nv = p.num_vars as u64;
+        let na = p.num_atoms as u64 + 1;
+        let arena_words = (arena_words as u64).max(4 * nv + 1024);
+        let lcap = (arena_words / 8).max(64);
+        let entries = 2 * (p.n_long() as u64 + lcap);
+        let pool_blocks = entries / BLOCK as u64 + entries.min(2 * nv) + 2;
+        let n_sup = p.sup_head.len() as u64;
+        // (words, 8-byte aligned)
+        let sizes: [(u64, bool); 23] = [
+            (nv, false),                           // asg
+            (nv, false),                           // reason
+            (nv + 1, false),                       // trail
+            (nv + 2, false),                       // lim
+            (4 * nv, true),                        // deps
+            (nv, false),                           // mark
+            (nv + 2, false),                       // lmark
+            (nv, false),                           // prev
+            (nv, false),                           // next
+            (nv, false),                           // stamp
+            (nv, false),                           // phase
+            (nv + 1, false),                       // scratch
+            (nv + 1, false),                       // inject
+            (2 * p.n_long() as u64, true),         // wpair
+            (2 * nv, false),                       // whead
+            (2 * nv, false),                       // wtail
+            (2 * nv, false),                       // wlen
+            (pool_blocks, false),                  // bnext
+            (pool_blocks * 2 * BLOCK as u64, true), // pool
+            (arena_words, false),                  // arena
+            (if p.ufs { na } else { 1 }, false),   // founded
+            (if p.ufs { na } else { 1 }, false),   // ufsq
+            (if p.ufs { 2 * n_sup } else { 2 }, true), // ufsacc
+        ];
+        let mut o = [0u32; 23];
+        let mut at = 0u64;
+        for (k, &(words, align)) in sizes.iter().enumerate() {
+            if align && at % 2 == 1 {
+                at += 1;
+            }
+            if at > u32::MAX as u64 {
+                return Err("one search needs more than 16 GiB".into());
+            }
+            o[k] = at as u32;
+            at += words.max(1);
+        }
+        at += at % 2;
+        if at > u32::MAX as u64 {
+            return Err("one search needs more than 16 GiB".into());
+        }
+        Ok(Geometry {
+            stride: at,
+            o,
+            pool_blocks: pool_blocks as u32,
+            arena_words: arena_words as u32,
+            lcap: lcap as u32,
+        })
+    }
+
+    pub fn bytes_per_search(&self) -> u64 {
+        4 * self.stride + 4 * (H_WORDS + 2 * C_WORDS + CFG_WORDS + 1) as u64
+    }
+}
+
+/// The kernel's `struct Prog` (pointers as u64: device addresses, or host addresses under the
+/// emulation).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProgParams {
+    pub ptrs: [u64; 27],
+    pub num_vars: u32,
+    pub num_atoms: u32,
+    pub n_input: u32,
+    pub n_units: u32,
+    pub first_long: u32,
+    pub img_blocks: u32,
+    pub n_cyc: u32,
+    pub n_sup: u32,
+    pub ufs: u32,
+    pub pad: u32,
+}
+
+/// The kernel's `struct Geo`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GeoParams {
+    pub base: u64,
+    pub hdr: u64,
+    pub ctr: u64,
+    pub cfg: u64,
+    pub status: u64,
+    pub global: u64,
+    pub stride: u64,
+    pub o: [u32; 23],
+    pub pool_blocks: u32,
+    pub arena_words: u32,
+    pub lcap: u32,
+    pub n_searches: u32,
+    pub stop_on_model: u32,
+}
+
+// SAFETY: plain old data, passed by value to the kernel.
+unsafe impl cudarc::driver::DeviceRepr for ProgParams {}
+// SAFETY: as above.
+unsafe impl cudarc::driver::DeviceRepr for GeoParams {}
+
+impl GeoParams {
+    pub fn new(geo: &Geometry, n_searches: u32) -> GeoParams {
+        GeoParams {
+            stride: geo.stride,
+            o: geo.o,
+            pool_blocks: geo.pool_blocks,
+            arena_words: geo.arena_words,
+            lcap: geo.lcap,
+            n_searches,
+            stop_on_model: 1,
+            ..GeoParams::default()
+        }
+    }
+}
+
+impl ProgParams {
+    pub fn counts(p: &ProgArrays) -> ProgParams {
+        ProgParams {
+            num_vars: p.num_vars,
+            num_atoms: p.num_atoms,
+            n_input: p.n_input,
+            n_units: p.n_units,
+            first_long: p.first_long,
+            img_blocks: p.img_blocks,
+            n_cyc: p.cyc_atoms.len() as u32,
+            n_sup: p.sup_head.len() as u32,
+            ufs: u32::from(p.ufs),
+            ..ProgParams::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = include_str!("../../../kernels/search/common.cuh");
+
+    fn define(name: &str) -> u64 {
+        let line = HEADER
+            .lines()
+            .find(|l| l.starts_with(&format!("#define {name} ")))
+            .unwrap_or_else(|| panic!("{name} not in common.cuh"));
+        let v = line.split_whitespace().nth(2).unwrap().trim_end_matches('u');
+        v.parse().unwrap()
+    }
+
+    #[test]
+    fn constants_match_the_kernel_header() {
+        assert_eq!(define("YSM_NONE"), NONE as u64);
+        assert_eq!(define("YSM_BLOCK"), BLOCK as u64);
+        assert_eq!(define("YSM_H_WORDS"), H_WORDS as u64);
+        assert_eq!(define("YSM_C_WORDS"), C_WORDS as u64);
+        assert_eq!(define("YSM_CFG_WORDS"), CFG_WORDS as u64);
+        assert_eq!(define("YSM_LHDR"), LHDR as u64);
+        assert_eq!(define("YSM_H_STATUS"), h::STATUS as u64);
+        assert_eq!(define("YSM_H_ERR"), h::ERR as u64);
+        for (name, v) in [
+            ("INIT", status::INIT),
+            ("RUN", status::RUN),
+            ("MODEL", status::MODEL),
+            ("BLOCK", status::BLOCK),
+            ("UNSAT", status::UNSAT),
+            ("ERROR", status::ERROR),
+        ] {
+            assert_eq!(define(&format!("YSM_ST_{name}")), v as u64);
+        }
+        for (name, v) in [
+            ("DECISIONS", c::DECISIONS),
+            ("CONFLICTS", c::CONFLICTS),
+            ("PROPS", c::PROPS),
+            ("LEARNED", c::LEARNED),
+            ("LEARNED_LITS", c::LEARNED_LITS),
+            ("RESTARTS", c::RESTARTS),
+            ("DELETED", c::DELETED),
+            ("LOOPS", c::LOOPS),
+            ("FWD_FALLBACK", c::FWD_FALLBACK),
+            ("MODELS", c::MODELS),
+        ] {
+            assert_eq!(define(&format!("YSM_C_{name}")), v as u64);
+        }
+        for (name, v) in [
+            ("LEARNING", cfg::LEARNING),
+            ("RESTART", cfg::RESTART),
+            ("SIGN", cfg::SIGN),
+            ("ORDER", cfg::ORDER),
+            ("SEED", cfg::SEED),
+            ("SAVE", cfg::SAVE),
+        ] {
+            assert_eq!(define(&format!("YSM_CFG_{name}")), v as u64);
+        }
+    }
+
+    #[test]
+    fn struct_sizes_match_the_kernel() {
+        // struct Prog: 27 pointers, 10 words; struct Geo: 7 pointer-sized, 23 + 5 words.
+        assert_eq!(std::mem::size_of::<ProgParams>(), 27 * 8 + 10 * 4);
+        assert_eq!(std::mem::size_of::<GeoParams>(), 7 * 8 + 28 * 4);
+        let geo_fields = HEADER
+            .split("struct Geo {")
+            .nth(1)
+            .unwrap()
+            .split("};")
+            .next()
+            .unwrap();
+        for name in OFFSETS {
+            assert!(
+                geo_fields.contains(&format!("o_{name}")),
+                "Geo lacks o_{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn csr_groups_values_by_key() {
+        let (off, vals) = csr(3, &[(2, 'a'), (0, 'b'), (2, 'c')]);
+        assert_eq!(off, vec![0, 1, 1, 3]);
+        assert_eq!(vals, vec!['b', 'a', 'c']);
+    }
+}
