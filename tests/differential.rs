@@ -206,8 +206,9 @@ fn check_program(
     expected: &Answers,
     heuristic: &str,
     vars_with: usize,
+    engine: &str,
 ) -> Result<Agreement, Mismatch> {
-    let engine = std::env::var("YASMIN_DIFF_ENGINE").unwrap_or_else(|_| "cpu".into());
+    let searches = (1 + vars_with % 8).to_string();
     let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
     let want_exit = if expected.sets.is_empty() { 20 } else { 30 };
     let mut runs: Vec<(&str, &str, Option<&str>)> =
@@ -226,7 +227,7 @@ fn check_program(
             "-n",
             "0",
             "--engine",
-            &engine,
+            engine,
             "--learning",
             learning,
             "--heuristic",
@@ -237,6 +238,11 @@ fn check_program(
         }
         if let Some(cut) = cut {
             args.extend(["--fwd-cut", cut]);
+        }
+        if engine == "emu" {
+            // The device engine's kernel on the host: 1 to 8 searches, so every row of the
+            // portfolio and the sharing of models between searches are exercised.
+            args.extend(["--gpu-searches", &searches]);
         }
         let (out, err, code) = run_limited(
             Command::new(solver_bin())
@@ -298,9 +304,13 @@ fn save_regression(name: &str, text: &str) -> PathBuf {
 }
 
 fn run_kind(kind: Kind) {
+    let engine = std::env::var("YASMIN_DIFF_ENGINE").unwrap_or_else(|_| "cpu".into());
+    run_kind_on(kind, &engine, env_u64("YASMIN_DIFF_COUNT", 300));
+}
+
+fn run_kind_on(kind: Kind, engine: &str, count: u64) {
     need_tool("gringo");
     need_tool("clingo");
-    let count = env_u64("YASMIN_DIFF_COUNT", 300);
     let base = env_u64("YASMIN_DIFF_SEED", 1);
     let dir = scratch_dir().join(kind.name());
     std::fs::create_dir_all(&dir).unwrap();
@@ -313,7 +323,7 @@ fn run_kind(kind: Kind) {
         let aspif = ground(&text, &dir, &stem);
         let expected = clingo(&aspif);
         let heuristic = HEURISTICS[(i % 3) as usize];
-        match check_program(&text, &aspif, &expected, heuristic, i as usize) {
+        match check_program(&text, &aspif, &expected, heuristic, i as usize, engine) {
             Ok(Agreement::Agreed(n)) => {
                 sets += n;
                 unsat += (n == 0) as usize;
@@ -342,7 +352,7 @@ fn run_kind(kind: Kind) {
     }
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(
-        "differential {:<9}: {count} programs (base seed {base}), {sets} answer sets, {unsat} unsat, \
+        "differential {:<9} ({engine}): {count} programs (base seed {base}), {sets} answer sets, {unsat} unsat, \
          {unsupported} unsupported (not head-cycle-free), {} mismatches, {:.1}s",
         kind.name(),
         failures.len(),
@@ -356,6 +366,22 @@ fn run_kind(kind: Kind) {
         kind.name(),
         kind.name()
     );
+}
+
+/// The device engine's search kernel, compiled for the host (`--engine=emu`), on every kind:
+/// the GPU engine's code against clingo on machines without a GPU.
+#[test]
+fn differential_device_kernel_on_the_host() {
+    let count = env_u64("YASMIN_DIFF_EMU_COUNT", 150);
+    for kind in [
+        Kind::Tight,
+        Kind::NonTight,
+        Kind::Choice,
+        Kind::Aggregate,
+        Kind::Disjunctive,
+    ] {
+        run_kind_on(kind, "emu", count);
+    }
 }
 
 #[test]
@@ -412,8 +438,13 @@ fn differential_regressions() {
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
         let aspif = ground(&text, &scratch, &stem);
         let expected = clingo(&aspif);
+        let engines: [String; 2] = [
+            std::env::var("YASMIN_DIFF_ENGINE").unwrap_or_else(|_| "cpu".into()),
+            "emu".into(),
+        ];
         for (k, heuristic) in HEURISTICS.iter().enumerate() {
-            if let Err(m) = check_program(&text, &aspif, &expected, heuristic, k) {
+            let engine = &engines[k % 2];
+            if let Err(m) = check_program(&text, &aspif, &expected, heuristic, k, engine) {
                 eprintln!("MISMATCH {}:\n{}\n", f.display(), m.what);
                 failed.push(f.display().to_string());
                 break;

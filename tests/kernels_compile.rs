@@ -62,3 +62,18 @@ fn kernels_compile_to_a_cubin_for_sm_90() {
         );
     }
 }
+
+#[test]
+fn the_many_searches_kernel_compiles_to_a_cubin_for_sm_90() {
+    if !device::nvrtc_present() {
+        if std::env::var("YASMIN_REQUIRE_NVRTC").as_deref() == Ok("1") {
+            panic!("YASMIN_REQUIRE_NVRTC=1 but libnvrtc could not be loaded (LD_LIBRARY_PATH?)");
+        }
+        eprintln!("SKIPPED the_many_searches_kernel_compiles: libnvrtc not found");
+        return;
+    }
+    let bin = yasmin_rs::engine::gpu::cache::compile_cubin(&device::many_source(), "90")
+        .unwrap_or_else(|log| panic!("{log}"));
+    assert_eq!(&bin[..4], b"\x7fELF", "a CUBIN is an ELF image");
+    assert!(bin.windows(8).any(|w| w == b"search_k"), "search_k is not in the CUBIN");
+}

@@ -51,7 +51,7 @@ static inline u64 ys_now_ns() {
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (u64)t.tv_sec * 1000000000ull + (u64)t.tv_nsec;
 }
-#define YS_VOL(x) (x)
+template <class T> static inline T ys_vol(const T& x) { return x; }
 #else
 #define YS_D __device__ __forceinline__
 #define YS_WARP 32u
@@ -70,7 +70,7 @@ __device__ __forceinline__ u64 ys_now_ns() {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
-#define YS_VOL(x) (*(volatile __typeof__(x)*)&(x))
+template <class T> __device__ __forceinline__ T ys_vol(const T& x) { return *(const volatile T*)&x; }
 #endif
 
 // ---- literals (src/lit.rs): T v = 2v, F v = 2v + 1 ----
@@ -130,6 +130,8 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_UFS_Q 26     // unfounded check: queue length
 #define YSM_H_TMP 27       // scratch word for lane-0 results
 #define YSM_H_TMP2 28
+#define YSM_H_UFS_NEXT 29  // decisions until the next unfounded-set check at a partial assignment
+#define YSM_H_UFS_GAP 30   // the gap after it (doubles while checks find nothing)
 #define YSM_H_WORDS 32
 
 // ---- per-search 64-bit counters ----
@@ -301,7 +303,7 @@ YS_D bool holds(u32 l, i32 a) { return lpos(l) ? a > 0 : a < 0; }
 // l is assigned and does not hold.
 YS_D bool fails(u32 l, i32 a) { return lpos(l) ? a < 0 : a > 0; }
 YS_D i32 val_for(u32 l, u32 lvl) { return lpos(l) ? (i32)lvl : -(i32)lvl; }
-YS_D i32 ld_asg(const Srch& s, u32 v) { return YS_VOL(s.asg[v]); }
+YS_D i32 ld_asg(const Srch& s, u32 v) { return ys_vol(s.asg[v]); }
 
 // The literals of nogood `ref` (input or learned; not YSM_INJECT).
 YS_D const u32* ng_lits(const Prog& p, const Srch& s, u32 ref, u32* n) {

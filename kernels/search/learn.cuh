@@ -241,6 +241,31 @@ YS_D void bump_analysed(const Prog& P, const Srch& s, u32 conflict_ref) {
     ys_sync();
 }
 
+// The loop nogood in inject makes its open first literal's complement true (its other literals
+// hold): store it as the reason and propagate at the current level (all lanes).
+YS_D void assert_loop(const Prog& P, const Geo& g, const Srch& s) {
+    u32* H = s.H;
+    u32 n = H[YSM_H_INJ_LEN];
+    for (u32 k = YS_LANE; k < n; k += YS_WARP) s.scratch[k] = s.inject[k];
+    if (YS_LANE == 0) H[YSM_H_LEN] = n;
+    ys_sync();
+    if (n == 1) {
+        // No support at all: false for good.
+        backjump(s, 1);
+        if (YS_LANE == 0) imply(s, lneg(s.scratch[0]), YSM_NONE, s.scratch, 1, 1);
+        ys_sync();
+        return;
+    }
+    u32 bt, lbd;
+    learned_levels(s, &bt, &lbd);
+    u32 r = store_learned(g, s, lbd < 1 ? 1u : lbd);
+    if (r == YSM_NONE) return;
+    if (YS_LANE == 0) {
+        imply(s, lneg(s.scratch[0]), r, s.arena + (r - YSM_LEARNED) + YSM_LHDR, n, H[YSM_H_LEVEL]);
+    }
+    ys_sync();
+}
+
 // Learn from violated nogood `ref` and backjump (all lanes). `permanent`: the learned nogood
 // blocks a model and is never deleted. Sets H_STATUS = UNSAT when the conflict needs no
 // decision.

@@ -173,14 +173,21 @@ YS_D void prop_watches(const Prog& P, const Geo& g, const Srch& s, u32 p, u32 le
     ys_sync();
 }
 
-// Propagate the trail from H_QHEAD until it is empty or a conflict is found (H_CONFL).
-YS_D void propagate(const Prog& P, const Geo& g, const Srch& s) {
+// Propagate the trail from H_QHEAD until it is empty or a conflict is found (H_CONFL). True if
+// it stopped at `deadline` instead (checked every 256 literals; the queue is left as it is, so
+// the next call goes on from there).
+YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     const u32 lane = YS_LANE;
+    u32 done = 0;
     while (true) {
         ys_sync();
-        u32 q = YS_VOL(s.H[YSM_H_QHEAD]);
-        u32 t = YS_VOL(s.H[YSM_H_TRAIL]);
-        if (YS_VOL(s.H[YSM_H_CONFL]) != YSM_NONE || q >= t || YS_VOL(s.H[YSM_H_ERR]) != 0) break;
+        u32 q = ys_vol(s.H[YSM_H_QHEAD]);
+        u32 t = ys_vol(s.H[YSM_H_TRAIL]);
+        if (ys_vol(s.H[YSM_H_CONFL]) != YSM_NONE || q >= t || ys_vol(s.H[YSM_H_ERR]) != 0) break;
+        if ((++done & 255u) == 0) {
+            u32 late = lane == 0 && ys_now_ns() >= deadline;
+            if (ys_bcast(late)) return true;
+        }
         u32 p = s.trail[q];
         u32 level = s.H[YSM_H_LEVEL];
         ys_sync();
@@ -189,4 +196,5 @@ YS_D void propagate(const Prog& P, const Geo& g, const Srch& s) {
         prop_watches(P, g, s, p, level);
     }
     ys_sync();
+    return false;
 }

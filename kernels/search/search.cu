@@ -85,6 +85,8 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         H[YSM_H_ERR] = 0;
         H[YSM_H_FORCE] = 0;
         H[YSM_H_TICK] = 0;
+        H[YSM_H_UFS_NEXT] = 0;
+        H[YSM_H_UFS_GAP] = 1;
         s.lim[1] = 0;
     }
     ys_sync();
@@ -130,7 +132,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     const u32 nv2 = 2 * P.num_vars;
     if (H[YSM_H_STATUS] == YSM_ST_INIT) search_init(P, g, s);
     if (H[YSM_H_STATUS] == YSM_ST_BLOCK) block_model(P, g, s);
-    while (YS_VOL(H[YSM_H_STATUS]) == YSM_ST_RUN) {
+    while (ys_vol(H[YSM_H_STATUS]) == YSM_ST_RUN) {
         if (H[YSM_H_ERR] != 0) {
             if (lane == 0) H[YSM_H_STATUS] = YSM_ST_ERROR;
             break;
@@ -138,13 +140,14 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         // The clock and the stop flag every 16 iterations.
         u32 stop = 0;
         if (lane == 0 && (++H[YSM_H_TICK] & 15u) == 0) {
-            stop = ys_now_ns() >= deadline || YS_VOL(g.global[2]) != 0;
+            stop = ys_now_ns() >= deadline || ys_vol(g.global[2]) != 0;
         }
         if (ys_bcast(stop)) break;
         u32 t0 = H[YSM_H_TRAIL];
-        propagate(P, g, s);
+        bool cut = propagate(P, g, s, deadline);
         if (lane == 0) s.C[YSM_C_PROPS] += H[YSM_H_TRAIL] - t0;
         if (H[YSM_H_ERR] != 0) continue;
+        if (cut) break;  // the slice ended inside propagation: it resumes there
         u32 confl = H[YSM_H_CONFL];
         if (confl != YSM_NONE) {
             if (lane == 0) {
@@ -165,12 +168,30 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             continue;
         }
         u32 v = pick_var(s);
-        if (v == YSM_NONE) {
-            if (P.ufs && ufs_check(P, s)) {
-                if (H[YSM_H_ERR] != 0) continue;
+        // Non-tight: the unfounded-set check at every total assignment, and at partial ones
+        // at gaps that double while it finds nothing (reset when it finds something).
+        bool check = P.ufs && (v == YSM_NONE || H[YSM_H_UFS_NEXT] == 0);
+        if (check) {
+            u32 r = ufs_check(P, s);
+            if (lane == 0) {
+                u32 gap = r ? 1u : (H[YSM_H_UFS_GAP] < 64 ? 2 * H[YSM_H_UFS_GAP] : 64u);
+                H[YSM_H_UFS_GAP] = gap;
+                H[YSM_H_UFS_NEXT] = gap;
+            }
+            ys_sync();
+            if (H[YSM_H_ERR] != 0) continue;
+            if (r == 1) {
                 resolve(P, g, s, YSM_INJECT, false);
                 continue;
             }
+            if (r == 2) {
+                assert_loop(P, g, s);
+                continue;
+            }
+        } else if (P.ufs && lane == 0) {
+            H[YSM_H_UFS_NEXT] -= 1;
+        }
+        if (v == YSM_NONE) {
             if (lane == 0) {
                 H[YSM_H_STATUS] = YSM_ST_MODEL;
                 s.C[YSM_C_MODELS] += 1;

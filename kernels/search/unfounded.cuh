@@ -1,17 +1,20 @@
-// unfounded.cuh — the unfounded-set check of one search on a total assignment of a non-tight
-// program (the design brief's gap 1); the warp version of kernels/unfounded.cu, with
-// worklists instead of rounds so it costs linear time.
+// unfounded.cuh — the unfounded-set check of one search at a propagation fixpoint of a
+// non-tight program (the design brief's gap 1), on partial and total assignments; the warp
+// version of kernels/unfounded.cu, with worklists instead of rounds so it costs linear time.
 //
-// Founded: a false atom, an atom outside cyclic components, and (least fixpoint) a true cyclic
-// atom h with a support (h, r) whose rule r has a true body that holds with the positive atoms
-// of h's component read as "founded" (other literals by the assignment; a sum adds the weights
-// of such literals). ufsacc[s] counts what support s still lacks: unfounded positive items of
-// the head's component (conjunction) or weight (sum); it founds its head when it reaches 0.
-// The true cyclic atoms left unfounded form an unfounded set U. The loop nogood is built for
-// the least atom of U (the seed) and the part P of U it rests on, as in kernels/unfounded.cu:
-// {T seed} plus, per external body of P, F b (false body) or the false literals of a true sum
-// that stays below its bound without P. Every literal holds, and the nogood holds in every
-// answer set.
+// Founded: a false atom, an atom outside cyclic components, and (least fixpoint) a cyclic atom h
+// that is not false with a support (h, r) whose rule r has a body that is not false and holds
+// with the positive atoms of h's component read as "founded" (other literals count unless they
+// are false; a sum adds the weights of such literals). ufsacc[s] counts what support s still
+// lacks: unfounded positive items of the head's component (conjunction) or weight (sum); it
+// founds its head when it reaches 0. The cyclic atoms left unfounded and not false form an
+// unfounded set U: no answer set extending the assignment makes one of them true. The loop
+// nogood is built for the least atom of U (the seed) and the part P of U it rests on, as in
+// kernels/unfounded.cu: {T seed} plus, per external body of P (which is false: a body of a
+// member that is not false has a positive atom of P), F b, or for a sum that is not false but
+// stays below its bound without P even with its open literals true, the complements of its
+// false literals outside P. Every literal but T seed holds, and the nogood holds in every answer
+// set: with the seed true it is a conflict, with the seed open it makes the seed false.
 
 #include "reduce.cuh"
 
@@ -46,7 +49,7 @@ YS_D void ufs_external(const Prog& P, const Srch& s, u32 sup, u32 epoch) {
             u32 it = P.body_items[k];
             if (lpos(it) && ufs_in_part(P, s, lvar(it), c)) return;  // internal
         }
-        if (ab > 0) {
+        if (ab >= 0) {
             s.H[YSM_H_ERR] = YSM_ERR_UFS;
             return;
         }
@@ -66,17 +69,18 @@ YS_D void ufs_external(const Prog& P, const Srch& s, u32 sup, u32 epoch) {
     for (u32 k = P.sum_off[b]; k < P.sum_off[b + 1]; ++k) {
         u32 l = P.sum_lits[k], q = lvar(l);
         if (lpos(l) && ufs_in_part(P, s, q, c)) continue;
-        if (!holds(l, ld_asg(s, q))) ufs_emit(s, lneg(l), epoch);
+        if (fails(l, ld_asg(s, q))) ufs_emit(s, lneg(l), epoch);
     }
 }
 
-// True if a true atom is unfounded: the loop nogood is then in inject[0..H_INJ_LEN).
-YS_D bool ufs_check(const Prog& P, const Srch& s) {
+// 0: no atom is unfounded; otherwise the loop nogood is in inject[0..H_INJ_LEN), inject[0] = T
+// seed, and the result is 1 when the seed is true (a conflict) or 2 when it is open.
+YS_D u32 ufs_check(const Prog& P, const Srch& s) {
     const u32 lane = YS_LANE;
     u32* H = s.H;
     for (u32 k = lane; k < P.n_cyc; k += YS_WARP) {
         u32 v = P.cyc_atoms[k];
-        s.founded[v] = ld_asg(s, v) > 0 ? 0u : YSM_FOUNDED;
+        s.founded[v] = ld_asg(s, v) < 0 ? YSM_FOUNDED : 0u;
     }
     if (lane == 0) H[YSM_H_UFS_Q] = 0;
     ys_sync();
@@ -85,7 +89,7 @@ YS_D bool ufs_check(const Prog& P, const Srch& s) {
         u32 h = P.sup_head[sp], r = P.sup_rule[sp];
         u32 b = P.rule_body[r], c = P.scc[h];
         i64 lack;
-        if (ld_asg(s, P.rule_body_var[r]) <= 0) {
+        if (ld_asg(s, P.rule_body_var[r]) < 0) {
             lack = (i64)1 << 62;  // a false body founds nothing
         } else if (P.body_kind[b] == 0) {
             lack = 0;
@@ -97,7 +101,7 @@ YS_D bool ufs_check(const Prog& P, const Srch& s) {
             i64 acc = 0;
             for (u32 k = P.sum_off[b]; k < P.sum_off[b + 1]; ++k) {
                 u32 l = P.sum_lits[k], q = lvar(l);
-                if (!holds(l, ld_asg(s, q))) continue;
+                if (fails(l, ld_asg(s, q))) continue;
                 if (lpos(l) && P.scc[q] == c && (s.founded[q] & YSM_FOUNDED) == 0) continue;
                 acc += P.sum_w[k];
             }
@@ -133,14 +137,14 @@ YS_D bool ufs_check(const Prog& P, const Srch& s) {
         }
     }
     ys_sync();
-    // The seed: the least true unfounded atom.
+    // The seed: the least unfounded atom that is not false.
     u32 seed = YSM_NONE;
     for (u32 k = lane; k < P.n_cyc; k += YS_WARP) {
         u32 v = P.cyc_atoms[k];
-        if (ld_asg(s, v) > 0 && (s.founded[v] & YSM_FOUNDED) == 0 && v < seed) seed = v;
+        if (ld_asg(s, v) >= 0 && (s.founded[v] & YSM_FOUNDED) == 0 && v < seed) seed = v;
     }
     seed = ~ys_max(~seed);
-    if (seed == YSM_NONE) return false;
+    if (seed == YSM_NONE) return 0;
     if (lane == 0) {
         H[YSM_H_EPOCH] += 1;
         u32 epoch = H[YSM_H_EPOCH];
@@ -154,13 +158,13 @@ YS_D bool ufs_check(const Prog& P, const Srch& s) {
             u32 h = s.ufsq[qi], c = P.scc[h];
             for (u32 j = P.hsup_off[h]; j < P.hsup_off[h + 1]; ++j) {
                 u32 sp = P.hsup[j], r = P.sup_rule[sp], b = P.rule_body[r];
-                if (ld_asg(s, P.rule_body_var[r]) <= 0) continue;
+                if (ld_asg(s, P.rule_body_var[r]) < 0) continue;
                 u32 k0 = P.body_kind[b] == 0 ? P.body_off[b] : P.sum_off[b];
                 u32 k1 = P.body_kind[b] == 0 ? P.body_off[b + 1] : P.sum_off[b + 1];
                 for (u32 k = k0; k < k1; ++k) {
                     u32 it = P.body_kind[b] == 0 ? P.body_items[k] : P.sum_lits[k];
                     u32 q = lvar(it);
-                    if (!lpos(it) || P.scc[q] != c || ld_asg(s, q) <= 0) continue;
+                    if (!lpos(it) || P.scc[q] != c || ld_asg(s, q) < 0) continue;
                     if (s.founded[q] & (YSM_FOUNDED | YSM_INPART)) continue;
                     s.founded[q] |= YSM_INPART;
                     ufs_push(s, q);
@@ -175,5 +179,5 @@ YS_D bool ufs_check(const Prog& P, const Srch& s) {
         s.C[YSM_C_LOOPS] += 1;
     }
     ys_sync();
-    return true;
+    return ld_asg(s, seed) > 0 ? 1u : 2u;
 }

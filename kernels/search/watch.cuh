@@ -34,7 +34,7 @@ YS_D u32 pool_alloc(const Geo& g, const Srch& s) {
 YS_D void pool_free_chain(const Srch& s, u32 b) {
     while (b != YSM_NONE) {
         u32 nb = s.bnext[b];
-        u32 h = YS_VOL(s.H[YSM_H_POOL_FREE]);
+        u32 h = ys_vol(s.H[YSM_H_POOL_FREE]);
         while (true) {
             s.bnext[b] = h;
             u32 seen = ys_cas(&s.H[YSM_H_POOL_FREE], h, b);

@@ -153,7 +153,14 @@ impl ManyEngine {
             if limits.reached() {
                 return Ok(Step::Stopped);
             }
-            self.mem.run_slice(self.slice.as_nanos() as u64)?;
+            // A slice never runs past the deadline (searches check the clock inside
+            // propagation too).
+            let left = limits
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now()))
+                .unwrap_or(MAX_SLICE);
+            let slice = self.slice.min(left).max(Duration::from_millis(1));
+            self.mem.run_slice(slice.as_nanos() as u64)?;
             self.stats.kernel_launches += 1;
             self.slice = (self.slice * 2).min(MAX_SLICE);
             let g = self.mem.global()?;

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The GPU machine's checks and benchmarks of the device engine, in one command per call (that
+# machine has no Rust, gringo or network). Carry `.device` (see KIT below); results go to $OUT.
+#
+# Usage (on the GPU machine, repository root):  bash scripts/gpu-bench.sh STEP...
+#   ground            install clingo from KIT/whl and ground every instance of LIST into $GROUND
+#   smoke             the examples with both learning schemes against their known model counts,
+#                     and compute-sanitizer memcheck and racecheck on two of them
+#   run LIMIT CONFIGS CHUNK
+#                     scripts/bench-run.py over LIST with CONFIGS (comma list, bench-run.py's
+#                     syntax); `gpu:*` configurations run one at a time, the others 14 at a time
+#                     (chunks); CHUNK i/n takes every n-th instance, `all` every one; rows go
+#                     to $OUT/rows.jsonl
+# Environment: KIT (default .device: yasmin-rs, whl/, bench/ = a copy of ../shared/benchmarks),
+#   LIST (default benchmarks/list.tsv), GROUND (default /tmp/ground), CLASSES (optional filter).
+set -uo pipefail
+KIT="${KIT:-.device}"
+LIST="${LIST:-benchmarks/list.tsv}"
+GROUND="${GROUND:-/tmp/ground}"
+OUT="${OUT:-/tmp/out}"
+BIN="$KIT/yasmin-rs"
+mkdir -p "$OUT" "$GROUND"
+
+clingo_env() {
+    if [ ! -d /tmp/site/clingo ]; then
+        python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+            --target /tmp/site "$KIT"/whl/*.whl || exit 2
+    fi
+    export PYTHONPATH=/tmp/site
+}
+
+step_ground() {
+    clingo_env
+    tail -n +2 "$LIST" | while IFS=$'\t' read -r cls inst ground _; do
+        echo "$cls $inst $ground"
+    done | xargs -P 16 -n 3 sh -c '
+        out="$0/$3"; [ -s "$out" ] && exit 0; mkdir -p "$(dirname "$out")"
+        timeout 300 python3 -m clingo --mode=gringo "'"$KIT"'/bench/$1/encoding.lp" "'"$KIT"'/bench/$2" > "$out.tmp" 2>/dev/null && mv "$out.tmp" "$out" || echo "ground failed: $2"
+    ' "$GROUND"
+    echo "grounded: $(find "$GROUND" -name '*.aspif' | wc -l) files"
+}
+
+step_smoke() {
+    local fails=0
+    for spec in queens:4 hamiltonian:4 coloring:18; do
+        f=${spec%%:*}; want=${spec##*:}
+        for l in res fwd; do
+            for n in 1 7 200; do
+                got=$("$BIN" "examples/$f.aspif" -n 0 -q --engine=gpu --learning=$l --gpu-searches=$n 2>&1 | awk '/^Models/ {print $3}')
+                [ "$got" = "$want" ] || { echo "SMOKE FAIL $f $l searches=$n: $got models, want $want"; fails=$((fails+1)); }
+            done
+        done
+    done
+    "$BIN" examples/queens.aspif -n 1 --engine=gpu --stats 2>&1 | tail -22
+    if command -v compute-sanitizer >/dev/null; then
+        for t in memcheck racecheck; do
+            for f in queens hamiltonian; do
+                compute-sanitizer --tool $t --error-exitcode 9 "$BIN" "examples/$f.aspif" -n 0 -q --engine=gpu --gpu-searches=8 > /tmp/san.txt 2>&1
+                echo "sanitizer $t $f: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/san.txt | head -1)"
+                { echo "== $t $f"; tail -40 /tmp/san.txt; } >> "$OUT/sanitizer.txt"
+            done
+        done
+    else
+        echo "compute-sanitizer not found"
+    fi
+    echo "smoke failures: $fails"
+}
+
+step_run() {
+    local limit=$1 configs=$2 chunk=$3
+    clingo_env
+    local extra=()
+    [ -n "${CLASSES:-}" ] && extra+=(--classes "$CLASSES")
+    [ "$chunk" != all ] && extra+=(--chunk "$chunk")
+    local gpu cpu
+    gpu=$(tr ',' '\n' <<<"$configs" | grep -E '^gpu' | paste -sd,)
+    cpu=$(tr ',' '\n' <<<"$configs" | grep -vE '^gpu' | paste -sd,)
+    local pids=()
+    if [ -n "$cpu" ]; then
+        for i in $(seq 1 14); do
+            python3 scripts/bench-run.py --bin "$BIN" --ground-dir "$GROUND" --list "$LIST" \
+                --configs "$cpu" --clingo 'python3 -m clingo' --time-limit "$limit" --grace 5 \
+                --chunk "$i/14" "${extra[@]}" --out "$OUT/rows-cpu-$i.jsonl" > "$OUT/log-cpu-$i.txt" 2>&1 &
+            pids+=($!)
+        done
+    fi
+    if [ -n "$gpu" ]; then
+        python3 scripts/bench-run.py --bin "$BIN" --ground-dir "$GROUND" --list "$LIST" \
+            --configs "$gpu" --time-limit "$limit" --grace 5 "${extra[@]}" \
+            --out "$OUT/rows-gpu.jsonl" > "$OUT/log-gpu.txt" 2>&1
+        echo "gpu runs: exit $?"
+    fi
+    for p in "${pids[@]}"; do wait "$p"; done
+    cat "$OUT"/rows-*.jsonl >> "$OUT/rows.jsonl" 2>/dev/null
+    cat "$OUT"/log-cpu-*.txt > "$OUT/log-cpu.txt" 2>/dev/null
+    rm -f "$OUT"/rows-cpu-*.jsonl "$OUT"/rows-gpu.jsonl "$OUT"/log-cpu-*.txt
+    python3 - "$OUT/rows.jsonl" <<'PY'
+import json, sys, collections
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+by = collections.defaultdict(lambda: collections.Counter())
+for r in rows:
+    c = r.get("config", "?")
+    by[c][r.get("verdict", "?")] += 1
+for c, v in sorted(by.items()):
+    print(f"{c:40s} " + " ".join(f"{k}={n}" for k, n in sorted(v.items())))
+PY
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        ground) step_ground; shift ;;
+        smoke) step_smoke; shift ;;
+        run) step_run "$2" "$3" "$4"; shift 4 ;;
+        *) echo "unknown step $1" >&2; exit 2 ;;
+    esac
+done
