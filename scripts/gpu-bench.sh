@@ -9,8 +9,8 @@
 #   run LIMIT CONFIGS CHUNK
 #                     scripts/bench-run.py over LIST with CONFIGS (comma list, bench-run.py's
 #                     syntax); `gpu:*` configurations run one at a time, the others 14 at a time
-#                     (chunks); CHUNK i/n takes every n-th instance, `all` every one; rows go
-#                     to $OUT/rows.jsonl
+#                     (chunks of the whole list); CHUNK i/n gives the GPU runs every n-th
+#                     instance, `all` every one; rows go to $OUT/rows.jsonl
 # Environment: KIT (default .device: yasmin-rs, whl/, bench/ = a copy of ../shared/benchmarks),
 #   LIST (default benchmarks/list.tsv), GROUND (default /tmp/ground), CLASSES (optional filter).
 set -uo pipefail
@@ -69,9 +69,9 @@ step_smoke() {
 step_run() {
     local limit=$1 configs=$2 chunk=$3
     clingo_env
-    local extra=()
+    local extra=() gchunk=()
     [ -n "${CLASSES:-}" ] && extra+=(--classes "$CLASSES")
-    [ "$chunk" != all ] && extra+=(--chunk "$chunk")
+    [ "$chunk" != all ] && gchunk+=(--chunk "$chunk")
     local gpu cpu
     gpu=$(tr ',' '\n' <<<"$configs" | grep -E '^gpu' | paste -sd,)
     cpu=$(tr ',' '\n' <<<"$configs" | grep -vE '^gpu' | paste -sd,)
@@ -86,7 +86,7 @@ step_run() {
     fi
     if [ -n "$gpu" ]; then
         python3 scripts/bench-run.py --bin "$BIN" --ground-dir "$GROUND" --list "$LIST" \
-            --configs "$gpu" --time-limit "$limit" --grace 5 "${extra[@]}" \
+            --configs "$gpu" --time-limit "$limit" --grace 5 "${extra[@]}" "${gchunk[@]}" \
             --out "$OUT/rows-gpu.jsonl" > "$OUT/log-gpu.txt" 2>&1
         echo "gpu runs: exit $?"
     fi

@@ -132,6 +132,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_TMP2 28
 #define YSM_H_UFS_NEXT 29  // decisions until the next unfounded-set check at a partial assignment
 #define YSM_H_UFS_GAP 30   // the gap after it (doubles while checks find nothing)
+#define YSM_H_SHARE_CUR 31 // the next slot of the sharing ring to import
 #define YSM_H_WORDS 32
 
 // ---- per-search 64-bit counters ----
@@ -145,7 +146,13 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_C_LOOPS 7
 #define YSM_C_FWD_FALLBACK 8
 #define YSM_C_MODELS 9
-#define YSM_C_WORDS 10
+#define YSM_C_EXPORTED 10  // learned nogoods written to the sharing ring
+#define YSM_C_IMPORTED 11  // nogoods of other searches taken from it
+#define YSM_C_WORDS 12
+
+// ---- the sharing ring (global): slots of YSM_SHARE_WORDS words, [len | sid << 8, seq, lits] ----
+#define YSM_SHARE_WORDS 8
+#define YSM_SHARE_MAX 6    // learned nogoods of at most this many literals are shared
 
 // ---- per-search configuration (a row of the portfolio, src/engine/gpu/portfolio.rs) ----
 #define YSM_CFG_LEARNING 0   // 0 res, 1 fwd (the paper's decision nogoods)
@@ -221,7 +228,9 @@ struct Geo {
     u64* ctr;              // n_searches * YSM_C_WORDS
     const u32* cfg;        // n_searches * YSM_CFG_WORDS
     u32* status;           // n_searches: H_STATUS as of the end of the last slice
-    u32* global;           // [0]: models waiting, [1]: searches that ended (unsat/error), [2] stop
+    u32* global;           // [0]: models waiting, [1]: searches that ended (unsat/error), [2] stop,
+                           // [3]: nogoods written to the sharing ring (its next slot)
+    u32* share;            // the sharing ring: share_slots * YSM_SHARE_WORDS words
     u64 stride;
     u32 o_asg, o_reason, o_trail, o_lim, o_deps, o_mark, o_lmark, o_prev, o_next, o_stamp;
     u32 o_phase, o_scratch, o_inject, o_wpair, o_whead, o_wtail, o_wlen, o_bnext, o_pool;
@@ -231,6 +240,8 @@ struct Geo {
     u32 lcap;              // learned nogoods at most
     u32 n_searches;
     u32 stop_on_model;     // 1: a model ends the slice of every search
+    u32 share_slots;       // 0: no sharing
+    u32 pad;
 };
 
 // One search's arrays.

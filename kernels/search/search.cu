@@ -165,6 +165,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         }
         if (H[YSM_H_RESTART_LEFT] == 0 || H[YSM_H_FORCE]) {
             restart(g, s, nv2);
+            share_import(g, s);
             continue;
         }
         u32 v = pick_var(s);

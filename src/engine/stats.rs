@@ -41,6 +41,10 @@ pub struct Stats {
     /// Many-searches device engine: how many searches ran at once, and their portfolio rows.
     pub gpu_searches: u64,
     pub gpu_portfolio: String,
+    /// Many-searches device engine: learned nogoods written to the sharing ring, and taken
+    /// from it by other searches.
+    pub shared_out: u64,
+    pub shared_in: u64,
 }
 
 /// Peak bytes of device memory of the device engine: its buffers by purpose (allocated sizes)

@@ -121,6 +121,11 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
             each(s.decisions),
             each(s.conflicts)
         )?;
+        writeln!(
+            o,
+            "{c}{:<w$}: {} shared, {} imported",
+            "  Nogoods", s.shared_out, s.shared_in
+        )?;
     }
     if !s.kernel_image.is_empty() {
         writeln!(

@@ -66,6 +66,7 @@ pub const MANY_FILES: &[(&str, &str)] = &[
     ("decide.cuh", include_str!("../../../kernels/search/decide.cuh")),
     ("learn.cuh", include_str!("../../../kernels/search/learn.cuh")),
     ("reduce.cuh", include_str!("../../../kernels/search/reduce.cuh")),
+    ("share.cuh", include_str!("../../../kernels/search/share.cuh")),
     ("unfounded.cuh", include_str!("../../../kernels/search/unfounded.cuh")),
     ("search.cu", include_str!("../../../kernels/search/search.cu")),
 ];

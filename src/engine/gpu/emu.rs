@@ -8,7 +8,8 @@
 
 use super::many::Memory;
 use super::many_layout::{
-    status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS,
+    status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
+    SHARE_WORDS,
 };
 use crate::engine::EngineError;
 
@@ -26,6 +27,7 @@ pub struct EmuMemory {
     cfg: Vec<u32>,
     status: Vec<u32>,
     global: Vec<u32>,
+    _share: Vec<u32>,
     n: usize,
 }
 
@@ -73,6 +75,7 @@ impl EmuMemory {
         let ctr = vec![0u64; n * C_WORDS];
         let status = vec![status::INIT; n];
         let global = vec![0u32; 4];
+        let share = vec![0u32; SHARE_SLOTS as usize * SHARE_WORDS];
         let mut g = GeoParams::new(geo, n as u32);
         g.base = p(&base);
         g.hdr = p(&hdr);
@@ -80,6 +83,7 @@ impl EmuMemory {
         g.cfg = p(&cfg);
         g.status = p(&status);
         g.global = p(&global);
+        g.share = p(&share);
         EmuMemory {
             _prog: prog,
             prog: pp,
@@ -90,6 +94,7 @@ impl EmuMemory {
             cfg,
             status,
             global,
+            _share: share,
             n,
         }
     }
@@ -121,6 +126,7 @@ impl Memory for EmuMemory {
     }
 
     fn clear_global(&mut self) -> Result<(), EngineError> {
+        // Word 3 is the sharing ring's head: it only grows.
         self.global[..3].fill(0);
         Ok(())
     }

@@ -187,6 +187,8 @@ impl ManyEngine {
         s.deleted = sum(c::DELETED);
         s.loop_nogoods = sum(c::LOOPS);
         s.fwd_fallbacks = sum(c::FWD_FALLBACK);
+        s.shared_out = sum(c::EXPORTED);
+        s.shared_in = sum(c::IMPORTED);
         let (to, from) = self.mem.traffic();
         s.bytes_to_device = to;
         s.bytes_from_device = from;

@@ -12,7 +12,8 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr
 use super::device::{available, engine_error};
 use super::many::Memory;
 use super::many_layout::{
-    status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS,
+    status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
+    SHARE_WORDS,
 };
 use crate::engine::EngineError;
 
@@ -35,6 +36,7 @@ pub struct CudaMemory {
     _cfg: CudaSlice<u32>,
     status: CudaSlice<u32>,
     global: CudaSlice<u32>,
+    _share: CudaSlice<u32>,
     n: usize,
     to_dev: u64,
     from_dev: u64,
@@ -170,7 +172,11 @@ impl CudaMemory {
         let cfg = up(s, &cfg_host)?;
         let st = s.alloc_zeros::<u32>(n).map_err(|e| engine_error("allocating device memory", e))?;
         let global = s.alloc_zeros::<u32>(4).map_err(|e| engine_error("allocating device memory", e))?;
+        let share = s
+            .alloc_zeros::<u32>(SHARE_SLOTS as usize * SHARE_WORDS)
+            .map_err(|e| engine_error("allocating device memory", e))?;
         let mut g = GeoParams::new(geo, n as u32);
+        g.share = ptr(&share, s);
         g.base = ptr(&base, s);
         g.hdr = ptr(&hdr, s);
         g.ctr = ptr(&ctr, s);
@@ -194,6 +200,7 @@ impl CudaMemory {
             _cfg: cfg,
             status: st,
             global,
+            _share: share,
             n,
             to_dev: 0,
             from_dev: 0,
@@ -239,10 +246,11 @@ impl Memory for CudaMemory {
     }
 
     fn clear_global(&mut self) -> Result<(), EngineError> {
+        // Word 3 is the sharing ring's head: it only grows.
         self.stream
-            .memcpy_htod(&[0u32; 4], &mut self.global)
+            .memcpy_htod(&[0u32; 3], &mut self.global.slice_mut(0..3))
             .map_err(|e| engine_error("writing the search flags", e))?;
-        self.to_dev += 16;
+        self.to_dev += 12;
         Ok(())
     }
 

@@ -15,7 +15,10 @@ use crate::nogoods::Completion;
 pub const NONE: u32 = u32::MAX;
 pub const BLOCK: usize = 16;
 pub const H_WORDS: usize = 32;
-pub const C_WORDS: usize = 10;
+pub const C_WORDS: usize = 12;
+/// Sharing ring: words per slot, and slots.
+pub const SHARE_WORDS: usize = 8;
+pub const SHARE_SLOTS: u32 = 1 << 16;
 pub const CFG_WORDS: usize = 8;
 pub const LHDR: usize = 3;
 
@@ -47,6 +50,8 @@ pub mod c {
     pub const LOOPS: usize = 7;
     pub const FWD_FALLBACK: usize = 8;
     pub const MODELS: usize = 9;
+    pub const EXPORTED: usize = 10;
+    pub const IMPORTED: usize = 11;
 }
 
 /// Configuration words (`YSM_CFG_*`), the portfolio's rows.
@@ -408,6 +413,7 @@ pub struct GeoParams {
     pub cfg: u64,
     pub status: u64,
     pub global: u64,
+    pub share: u64,
     pub stride: u64,
     pub o: [u32; 23],
     pub pool_blocks: u32,
@@ -415,6 +421,8 @@ pub struct GeoParams {
     pub lcap: u32,
     pub n_searches: u32,
     pub stop_on_model: u32,
+    pub share_slots: u32,
+    pub pad: u32,
 }
 
 // SAFETY: plain old data, passed by value to the kernel.
@@ -432,6 +440,7 @@ impl GeoParams {
             lcap: geo.lcap,
             n_searches,
             stop_on_model: 1,
+            share_slots: SHARE_SLOTS,
             ..GeoParams::default()
         }
     }
@@ -477,6 +486,7 @@ mod tests {
         assert_eq!(define("YSM_C_WORDS"), C_WORDS as u64);
         assert_eq!(define("YSM_CFG_WORDS"), CFG_WORDS as u64);
         assert_eq!(define("YSM_LHDR"), LHDR as u64);
+        assert_eq!(define("YSM_SHARE_WORDS"), SHARE_WORDS as u64);
         assert_eq!(define("YSM_H_STATUS"), h::STATUS as u64);
         assert_eq!(define("YSM_H_ERR"), h::ERR as u64);
         for (name, v) in [
@@ -500,6 +510,8 @@ mod tests {
             ("LOOPS", c::LOOPS),
             ("FWD_FALLBACK", c::FWD_FALLBACK),
             ("MODELS", c::MODELS),
+            ("EXPORTED", c::EXPORTED),
+            ("IMPORTED", c::IMPORTED),
         ] {
             assert_eq!(define(&format!("YSM_C_{name}")), v as u64);
         }
@@ -517,9 +529,9 @@ mod tests {
 
     #[test]
     fn struct_sizes_match_the_kernel() {
-        // struct Prog: 27 pointers, 10 words; struct Geo: 7 pointer-sized, 23 + 5 words.
+        // struct Prog: 27 pointers, 10 words; struct Geo: 8 pointer-sized, 23 + 7 words.
         assert_eq!(std::mem::size_of::<ProgParams>(), 27 * 8 + 10 * 4);
-        assert_eq!(std::mem::size_of::<GeoParams>(), 7 * 8 + 28 * 4);
+        assert_eq!(std::mem::size_of::<GeoParams>(), 8 * 8 + 30 * 4);
         let geo_fields = HEADER
             .split("struct Geo {")
             .nth(1)
