@@ -12,7 +12,8 @@
 #                     (chunks of the whole list); CHUNK i/n gives the GPU runs every n-th
 #                     instance, `all` every one; rows go to $OUT/rows.jsonl
 # Environment: KIT (default .device: yasmin-rs, whl/, bench/ = a copy of ../shared/benchmarks),
-#   LIST (default benchmarks/list.tsv), GROUND (default /tmp/ground), CLASSES (optional filter).
+#   LIST (default benchmarks/list.tsv), GROUND (default /tmp/ground), CLASSES and INSTANCES
+#   (optional filters, bench-run.py's --classes and --instances).
 set -uo pipefail
 KIT="${KIT:-.device}"
 LIST="${LIST:-benchmarks/list.tsv}"
@@ -71,6 +72,7 @@ step_run() {
     clingo_env
     local extra=() gchunk=()
     [ -n "${CLASSES:-}" ] && extra+=(--classes "$CLASSES")
+    [ -n "${INSTANCES:-}" ] && extra+=(--instances "$INSTANCES")
     [ "$chunk" != all ] && gchunk+=(--chunk "$chunk")
     local gpu cpu
     gpu=$(tr ',' '\n' <<<"$configs" | grep -E '^gpu' | paste -sd,)

@@ -153,6 +153,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 // ---- the sharing ring (global): slots of YSM_SHARE_WORDS words, [len | sid << 8, seq, lits] ----
 #define YSM_SHARE_WORDS 8
 #define YSM_SHARE_MAX 6    // learned nogoods of at most this many literals are shared
+#define YSM_SHARE_TAKE 1024  // nogoods a search imports at one restart at most
 
 // ---- per-search configuration (a row of the portfolio, src/engine/gpu/portfolio.rs) ----
 #define YSM_CFG_LEARNING 0   // 0 res, 1 fwd (the paper's decision nogoods)

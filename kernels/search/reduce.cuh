@@ -1,7 +1,8 @@
 // reduce.cuh — restarts (Luby) and learned-nogood deletion of one search, run at level 1.
 //
-// Deletion keeps permanent nogoods (LBD 0: blocking nogoods of models) and glue ones (LBD <= 2),
-// and deletes about half of the others, the highest LBDs first. It then drops the deleted
+// Deletion keeps permanent nogoods (LBD 0: blocking nogoods of models) and deletes about half of
+// the others with LBD > 2, the highest LBDs first; glue ones (LBD <= 2) go too, highest LBD first,
+// when more than half the store's capacity would stay. It then drops the deleted
 // nogoods' watch entries, renames the survivors' references and compacts the arena. At level 1
 // no learned nogood is the reason of a literal analysis may visit (level-1 literals are never
 // resolved on), so the reasons of level-1 literals are cleared rather than renamed.
@@ -18,16 +19,17 @@ YS_D void reduce_learned(const Geo& g, const Srch& s, u32 nv2) {
     if (lane == 0) {
         u32 hist[YSM_LBD_BINS];
         for (u32 b = 0; b < YSM_LBD_BINS; ++b) hist[b] = 0;
-        u32 cand = 0;
+        u32 cand = 0, live = 0;
         for (u32 o = 0; o < top; o += YSM_LHDR + s.arena[o]) {
             u32 lbd = s.arena[o + 1];
-            if (lbd > 2) {
-                hist[lbd < YSM_LBD_BINS ? lbd : YSM_LBD_BINS - 1] += 1;
-                ++cand;
-            }
+            ++live;
+            if (lbd == 0) continue;
+            hist[lbd < YSM_LBD_BINS ? lbd : YSM_LBD_BINS - 1] += 1;
+            if (lbd > 2) ++cand;
         }
         u32 want = cand / 2, acc = 0, cut = YSM_NONE;
-        for (u32 b = YSM_LBD_BINS - 1; b > 2 && acc < want; --b) {
+        if (live - want > g.lcap / 2) want = live - g.lcap / 2;
+        for (u32 b = YSM_LBD_BINS - 1; b >= 1 && acc < want; --b) {
             acc += hist[b];
             cut = b;
         }
@@ -35,7 +37,7 @@ YS_D void reduce_learned(const Geo& g, const Srch& s, u32 nv2) {
         u32 to = 0, kept = 0, deleted = 0;
         for (u32 o = 0; o < top; o += YSM_LHDR + s.arena[o]) {
             u32 lbd = s.arena[o + 1];
-            bool del = cut != YSM_NONE && lbd > 2 && lbd >= cut;
+            bool del = cut != YSM_NONE && lbd != 0 && lbd >= cut;
             if (del) {
                 s.arena[o + 2] = YSM_NONE;
                 ++deleted;

@@ -160,6 +160,13 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
                 ys_sync();
                 break;
             }
+            if (H[YSM_H_FORCE]) {
+                // The learned store is nearly full: restart and delete first (this conflict
+                // teaches nothing; it will be met again if it matters).
+                restart(g, s, nv2);
+                share_import(g, s);
+                continue;
+            }
             resolve(P, g, s, confl, false);
             continue;
         }

@@ -39,7 +39,7 @@ YS_D bool store_imported(const Geo& g, const Srch& s, const u32* lits, u32 n, u3
     if (top + YSM_LHDR + n + 64 > g.arena_words / 10 * 9 || H[YSM_H_LCOUNT] + 4 >= g.lcap) return false;
     u32* h = s.arena + top;
     h[0] = n;
-    h[1] = n;  // LBD at most its length
+    h[1] = n > 2 ? n : 3;  // LBD at most its length; deletable like a learned one
     h[2] = 0;
     u32* l = h + YSM_LHDR;
     l[0] = lits[a];
@@ -65,8 +65,14 @@ YS_D void share_import(const Geo& g, const Srch& s) {
         u32 head = ys_vol(g.global[3]);
         u32 cur = H[YSM_H_SHARE_CUR];
         if (head - cur > g.share_slots) cur = head - g.share_slots;
-        u32 lits[YSM_SHARE_MAX];
+        // At most YSM_SHARE_TAKE a restart, and none while the store is half full: the rest
+        // of the backlog is skipped.
+        u32 lits[YSM_SHARE_MAX], taken = 0;
         for (; cur != head && H[YSM_H_STATUS] == YSM_ST_RUN; ++cur) {
+            if (taken >= YSM_SHARE_TAKE || H[YSM_H_LCOUNT] >= g.lcap / 2) {
+                cur = head;
+                break;
+            }
             u32* slot = g.share + (u64)(cur % g.share_slots) * YSM_SHARE_WORDS;
             if (ys_vol(slot[1]) != cur) continue;
             u32 hd = ys_vol(slot[0]), n = hd & 0xffu;
@@ -90,6 +96,7 @@ YS_D void share_import(const Geo& g, const Srch& s) {
             }
             if (sat) continue;
             s.C[YSM_C_IMPORTED] += 1;
+            ++taken;
             if (open == 0) {
                 H[YSM_H_STATUS] = YSM_ST_UNSAT;
             } else if (open == 1) {

@@ -77,7 +77,12 @@ impl ManyEngine {
         );
         let t0 = Instant::now();
         let prog = ProgArrays::new(g, c);
-        let geo = Geometry::new(&prog, ARENA_WORDS).map_err(EngineError::OutOfMemory)?;
+        // YASMIN_ARENA_WORDS (tests): a smaller learned store, so that deletion runs often.
+        let arena = std::env::var("YASMIN_ARENA_WORDS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(ARENA_WORDS);
+        let geo = Geometry::new(&prog, arena).map_err(EngineError::OutOfMemory)?;
         let requested = opts.searches.map(|n| n as usize);
         let mut stats = Stats::default();
         let mem: Box<dyn Memory> = match backend {

@@ -1,0 +1,30 @@
+//! The device engine's search kernel compiled for the host (`--engine=emu`) under pressure: a
+//! learned store so small that deletion runs at almost every restart, 32 searches sharing
+//! nogoods, on an unsatisfiable program that needs thousands of conflicts (regression: a store
+//! filled by imported binary nogoods, or by conflicts in a row, ended the search with internal
+//! error 2).
+
+use std::process::Command;
+
+#[test]
+fn a_tiny_learned_store_still_proves_unsatisfiability() {
+    let out = Command::new(env!("CARGO_BIN_EXE_yasmin-rs"))
+        .args(["--engine=emu", "--gpu-searches=32", "--stats", "-q"])
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/device/pigeons.lp"))
+        .env("YASMIN_ARENA_WORDS", "1")
+        .output()
+        .expect("run yasmin-rs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(20), "{stdout}\n{stderr}");
+    assert!(stdout.contains("UNSATISFIABLE"), "{stdout}");
+    // Deletion and sharing really ran.
+    let deleted: u64 = stdout
+        .lines()
+        .find(|l| l.starts_with("Lemmas"))
+        .and_then(|l| l.split("Deleted: ").nth(1))
+        .and_then(|d| d.trim_end_matches(')').trim().parse().ok())
+        .expect("a Lemmas line with Deleted");
+    assert!(deleted > 100, "{stdout}");
+    assert!(stdout.contains("imported"), "{stdout}");
+}
