@@ -20,7 +20,8 @@
 //! `--opt-mode=optN -n 0` prints (those whose costs are the final `Optimization` line's, each
 //! once), the optimum, the result and the exit code equal clingo's; the default `opt` mode
 //! reaches the same optimum (exit 30, `OPTIMUM FOUND`); on every third program `enum` with the
-//! optimum as the bound prints the same answer sets as clingo's `enum` with it.
+//! optimum as the bound prints the same answer sets as clingo's `enum` with it; on every fourth
+//! `optN` agrees with clingo on gringo's smodels output too.
 //!
 //! Reproduce one program: `cargo run --example gen_program -- --kind KIND --seed SEED`.
 
@@ -432,6 +433,30 @@ fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Misma
         && code == expected.exit;
     if !same {
         return Err(mismatch(&args, &expected, &got, &err));
+    }
+    // smodels input (every fourth program): minimize statements in order, priority = index.
+    if i % 4 == 1 {
+        let sm = aspif.with_extension("sm");
+        let (out, err, code) = run_limited(
+            Command::new("gringo")
+                .arg("--output=smodels")
+                .arg(aspif.with_extension("lp")),
+            Duration::from_secs(60),
+        );
+        assert_eq!(
+            code,
+            Some(0),
+            "gringo --output=smodels failed on\n{text}\n{err}"
+        );
+        std::fs::write(&sm, out).unwrap();
+        let args = ["--opt-mode=optN", "-n", "0"];
+        let (out, code) = clingo_with(&sm, &args);
+        let want = parse_opt(&out, code);
+        let (out, err, code) = yasmin_with(&sm, &args);
+        let got = parse_opt(&out, code);
+        if got != want {
+            return Err(mismatch(&args, &want, &got, &err));
+        }
     }
     // enum within the optimum: every model at most as costly, with its costs.
     if let (0, Some(opt)) = (i % 3, &expected.optimum) {
