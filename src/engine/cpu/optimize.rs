@@ -311,9 +311,7 @@ impl CpuEngine {
     /// Rules 1 and 2 of the module doc; `deepest` is the lowest-priority level the event
     /// added weight to (`u32::MAX`: a new bound, scan everything).
     fn check_bound(&mut self, deepest: u32) -> Option<NgRef> {
-        let Some(bound) = self.opt.bound.take() else {
-            return None;
-        };
+        let bound = self.opt.bound.take()?;
         let out = self.check_with(&bound, deepest);
         self.opt.bound = Some(bound);
         out
