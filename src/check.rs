@@ -52,6 +52,11 @@ pub enum Violation {
     },
     #[error("the #edge directives whose condition holds form a cycle through node {0}")]
     EdgeCycle(i32),
+    #[error("its costs are {actual:?} (by priority, highest first), not {reported:?}")]
+    Costs {
+        reported: Vec<i64>,
+        actual: Vec<i64>,
+    },
 }
 
 /// A candidate was accepted; `caveats` lists what could not be checked (empty = fully checked).
@@ -206,6 +211,44 @@ impl<'p> Checker<'p> {
             ));
         }
         Ok(verdict)
+    }
+
+    /// Do the `#minimize` statements give `atoms` the costs `reported`? The costs of a model
+    /// are, for each priority of the statements (highest first, clasp's order), the sum of the
+    /// weights of the statements' true literals at that priority, every occurrence counted.
+    pub fn check_costs(&self, atoms: &[Atom], reported: &[i64]) -> Result<(), Violation> {
+        let actual = self.costs(atoms);
+        if actual == reported {
+            Ok(())
+        } else {
+            Err(Violation::Costs {
+                reported: reported.to_vec(),
+                actual,
+            })
+        }
+    }
+
+    /// The costs of `atoms` (see [`Checker::check_costs`]).
+    pub fn costs(&self, atoms: &[Atom]) -> Vec<i64> {
+        let max = self.program.max_atom as usize;
+        let mut m = vec![false; max + 1];
+        atoms
+            .iter()
+            .filter(|&&a| a as usize <= max)
+            .for_each(|&a| m[a as usize] = true);
+        let mut by_priority: std::collections::BTreeMap<std::cmp::Reverse<i32>, i64> =
+            Default::default();
+        for stmt in &self.program.minimize {
+            let cost = by_priority
+                .entry(std::cmp::Reverse(stmt.priority))
+                .or_default();
+            for w in &stmt.lits {
+                if holds(w.lit, &m) {
+                    *cost += w.weight;
+                }
+            }
+        }
+        by_priority.into_values().collect()
     }
 
     /// Every rule whose body holds in `m` has its head satisfied (choice heads always are).

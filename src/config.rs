@@ -121,6 +121,36 @@ pub enum RestartPolicy {
     Dynamic,
 }
 
+/// What optimisation does (`--opt-mode`, clingo's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptKind {
+    /// Find an optimal model, printing each better one on the way.
+    Opt,
+    /// Find the optimum, then enumerate optimal models (up to `-n`).
+    OptN,
+    /// Enumerate the models (within the bound, if one is given), with their costs.
+    Enum,
+    /// Ignore the minimize statements.
+    Ignore,
+}
+
+/// `--opt-mode=MODE[,BOUND...]`: the mode and an initial bound (costs, highest priority
+/// first; only models costing at most that, lexicographically, are reported).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptMode {
+    pub kind: OptKind,
+    pub bound: Vec<i64>,
+}
+
+impl Default for OptMode {
+    fn default() -> Self {
+        OptMode {
+            kind: OptKind::Opt,
+            bound: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Pre {
     /// Print the program read in aspif.
@@ -155,9 +185,19 @@ pub struct Config {
     #[arg(short = 'c', long = "const", value_name = "NAME=VALUE", value_parser = parse_const)]
     pub constants: Vec<(String, String)>,
 
-    /// Number of models to compute; 0 computes all.
-    #[arg(short = 'n', long = "models", default_value_t = 1)]
-    pub models: u64,
+    /// Number of models to compute; 0 computes all [default: 1; 0 when optimising with
+    /// `--opt-mode=opt` or `optN`, where optN counts the optimal models].
+    #[arg(short = 'n', long = "models")]
+    pub models: Option<u64>,
+
+    /// Optimisation (`#minimize`, host engine): `opt` finds an optimal model, printing each
+    /// better one; `optN` finds the optimum, then enumerates optimal models; `enum`
+    /// enumerates models with their costs; `ignore` ignores the minimize statements. A bound
+    /// after the mode (`opt,10,3`: costs by priority, highest first) admits only models that
+    /// cost at most that.
+    #[arg(long = "opt-mode", value_name = "MODE[,BOUND...]", default_value = "opt",
+          value_parser = parse_opt_mode)]
+    pub opt_mode: OptMode,
 
     /// Print search statistics after solving, and on standard error the time and memory of
     /// each preparation phase (read, analyse, complete, engine) as it ends.
@@ -270,6 +310,26 @@ fn parse_save_progress(s: &str) -> Result<SaveProgress, String> {
     s.parse()
         .map(SaveProgress::Over)
         .map_err(|_| format!("'{s}' is neither a number of levels nor 'off'"))
+}
+
+/// `--opt-mode=opt|optN|enum|ignore[,BOUND...]`.
+fn parse_opt_mode(s: &str) -> Result<OptMode, String> {
+    let mut parts = s.split(',');
+    let kind = match parts.next().unwrap_or("") {
+        "opt" => OptKind::Opt,
+        "optN" => OptKind::OptN,
+        "enum" => OptKind::Enum,
+        "ignore" => OptKind::Ignore,
+        m => return Err(format!("'{m}' is not one of opt, optN, enum, ignore")),
+    };
+    let bound = parts
+        .map(|b| {
+            b.trim()
+                .parse()
+                .map_err(|_| format!("'{b}' is not an integer bound"))
+        })
+        .collect::<Result<Vec<i64>, String>>()?;
+    Ok(OptMode { kind, bound })
 }
 
 /// `-c name=value`, checked when the command line is parsed.

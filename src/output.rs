@@ -98,6 +98,20 @@ pub enum Outcome {
     Interrupted,
 }
 
+/// Optimisation's part of the final block (a run with an objective and a model).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptSummary {
+    /// The last model's costs, highest priority first.
+    pub costs: Vec<i64>,
+    /// The last model is known to be optimal.
+    pub optimum: bool,
+    /// How many models are known to be optimal (clasp's `Optimal`).
+    pub optimal: u64,
+    /// `--opt-mode=opt|optN`: clasp prints `Optimization`, `Optimal` and the JSON fields only
+    /// then (not with `enum`).
+    pub optimize: bool,
+}
+
 /// Everything the final block needs.
 #[derive(Clone, Debug)]
 pub struct Summary<'a> {
@@ -110,16 +124,27 @@ pub struct Summary<'a> {
     /// From the last model (or the start) to the proof that no more exist (zero otherwise).
     pub unsat: Duration,
     pub stats: Option<&'a Stats>,
+    /// Optimisation (`None`: no objective, `--opt-mode=ignore`, or no model).
+    pub opt: Option<OptSummary>,
 }
 
 impl Summary<'_> {
-    /// `SATISFIABLE`, `UNSATISFIABLE` or `UNKNOWN`.
+    /// `SATISFIABLE`, `OPTIMUM FOUND`, `UNSATISFIABLE` or `UNKNOWN`.
     pub fn result(&self) -> &'static str {
         match (self.models, self.outcome) {
             (0, Outcome::Exhausted) => "UNSATISFIABLE",
             (0, _) => "UNKNOWN",
+            _ if self.optimum() => "OPTIMUM FOUND",
             _ => "SATISFIABLE",
         }
+    }
+    /// A model was printed and the last one is known to be optimal.
+    fn optimum(&self) -> bool {
+        self.models > 0 && self.opt.as_ref().is_some_and(|o| o.optimum)
+    }
+    /// The optimisation lines apply (a run with an objective that printed a model).
+    fn opt(&self) -> Option<&OptSummary> {
+        self.opt.as_ref().filter(|_| self.models > 0)
     }
     /// clasp's exit code: 10 = a model was found, +20 = the space was exhausted, +1 = stopped
     /// early by a time limit or a signal (so 0 never appears after a finished search).
@@ -137,14 +162,26 @@ impl Summary<'_> {
     }
 }
 
+/// A model kept for the end: its number, shown symbols and costs.
+#[derive(Clone, Debug)]
+struct Held {
+    number: u64,
+    atoms: Vec<String>,
+    costs: Option<Vec<i64>>,
+}
+
 /// Writes one run's output, model by model, then the summary.
 pub struct Printer<W: Write> {
     out: W,
     format: Format,
     quiet: bool,
+    /// The number of the last `Answer:` (optN's optimal models are numbered from 1 again).
     count: u64,
+    /// Competition format: models with costs are printed at once (optN's optimal models),
+    /// not at the end.
+    at_once: bool,
     /// Competition format prints the last model at the end; JSON prints all at the end.
-    held: Vec<Vec<String>>,
+    held: Vec<Held>,
     input: String,
     version: String,
 }
@@ -157,6 +194,7 @@ impl<W: Write> Printer<W> {
             format,
             quiet,
             count: 0,
+            at_once: false,
             held: Vec::new(),
             input: input.to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
@@ -197,28 +235,70 @@ impl<W: Write> Printer<W> {
         self.out.flush()
     }
 
-    /// One model, given by its shown symbols in print order.
-    pub fn model(&mut self, shown: &[&str]) -> io::Result<()> {
+    /// One model, given by its shown symbols in print order, and its costs when the run
+    /// optimises.
+    pub fn model(&mut self, shown: &[&str], costs: Option<&[i64]>) -> io::Result<()> {
         self.count += 1;
         if self.quiet {
             return Ok(());
         }
+        let held = Held {
+            number: self.count,
+            atoms: shown.iter().map(|s| s.to_string()).collect(),
+            costs: costs.map(<[i64]>::to_vec),
+        };
         match self.format {
             Format::Text => {
                 writeln!(self.out, "Answer: {}", self.count)?;
                 writeln!(self.out, "{}", shown.join(" "))?;
+                if let Some(c) = costs {
+                    writeln!(self.out, "Optimization: {}", join_costs(c, " "))?;
+                }
+            }
+            // clasp's competition format prints only the best model, at the end, or the
+            // optimal ones as they come (optN).
+            Format::Competition if costs.is_some() => {
+                self.held.clear();
+                if self.at_once {
+                    self.competition_model(&held)?;
+                } else {
+                    self.held.push(held);
+                }
             }
             Format::Competition => {
                 writeln!(self.out, "% Answer: {}", self.count)?;
                 self.held.clear();
-                self.held
-                    .push(shown.iter().map(|s| s.to_string()).collect());
+                self.held.push(held);
             }
-            Format::Json => self
-                .held
-                .push(shown.iter().map(|s| s.to_string()).collect()),
+            Format::Json => self.held.push(held),
         }
         self.out.flush()
+    }
+
+    /// optN found the optimum: the optimal models follow, numbered from 1 again (and in the
+    /// competition format printed as they come).
+    pub fn optimal_models(&mut self) {
+        self.count = 0;
+        self.at_once = true;
+        if self.format != Format::Json {
+            self.held.clear();
+        }
+    }
+
+    /// `% Answer: N`, `ANSWER`, the atoms, `COST …`.
+    fn competition_model(&mut self, m: &Held) -> io::Result<()> {
+        writeln!(self.out, "% Answer: {}", m.number)?;
+        self.competition_atoms(&m.atoms)?;
+        if let Some(c) = &m.costs {
+            writeln!(self.out, "COST {}", join_costs(c, " "))?;
+        }
+        Ok(())
+    }
+
+    fn competition_atoms(&mut self, atoms: &[String]) -> io::Result<()> {
+        writeln!(self.out, "ANSWER")?;
+        let atoms: Vec<String> = atoms.iter().map(|a| format!("{a}.")).collect();
+        writeln!(self.out, "{}", atoms.join(" "))
     }
 
     /// The result line(s), then models / calls / time, then statistics if given.
@@ -243,12 +323,18 @@ impl<W: Write> Printer<W> {
     }
 
     fn finish_competition(&mut self, s: &Summary) -> io::Result<()> {
-        match (s.result(), self.held.last()) {
-            ("SATISFIABLE", Some(last)) => {
-                writeln!(self.out, "ANSWER")?;
-                let atoms: Vec<String> = last.iter().map(|a| format!("{a}.")).collect();
-                writeln!(self.out, "{}", atoms.join(" "))?;
+        let last = self.held.last().cloned();
+        match (s.result(), last) {
+            // Optimisation (clasp): the best model with its costs, then `OPTIMUM` when proved.
+            (r, last) if s.opt().is_some() => {
+                if let Some(m) = last {
+                    self.competition_model(&m)?;
+                }
+                if r == "OPTIMUM FOUND" {
+                    writeln!(self.out, "OPTIMUM")?;
+                }
             }
+            ("SATISFIABLE", Some(last)) => self.competition_atoms(&last.atoms)?,
             // Quiet: the answer itself was not asked for, only the verdict.
             ("SATISFIABLE", None) => writeln!(self.out, "ANSWER")?,
             ("UNSATISFIABLE", _) => writeln!(self.out, "INCONSISTENT")?,
@@ -277,6 +363,17 @@ impl<W: Write> Printer<W> {
             "+"
         };
         writeln!(self.out, "{c}{:<w$}: {}{more}", "Models", s.models)?;
+        if let Some(o) = s.opt() {
+            let yes = if o.optimum { "yes" } else { "unknown" };
+            writeln!(self.out, "{c}{:<w$}: {yes}", "  Optimum")?;
+            if o.optimize {
+                if o.optimal > 1 {
+                    writeln!(self.out, "{c}{:<w$}: {}", "  Optimal", o.optimal)?;
+                }
+                let costs = join_costs(&o.costs, " ");
+                writeln!(self.out, "{c}{:<w$}: {costs}", "Optimization")?;
+            }
+        }
         writeln!(self.out, "{c}{:<w$}: 1", "Calls")?;
         let first = s.first_model.unwrap_or_default();
         writeln!(
@@ -305,19 +402,27 @@ impl<W: Write> Printer<W> {
             writeln!(o, "  \"Call\": [\n    {{\n      \"Witnesses\": [")?;
             for (i, w) in self.held.iter().enumerate() {
                 let values: Vec<String> = w
+                    .atoms
                     .iter()
                     .map(|a| format!("            {}", json_str(a)))
                     .collect();
                 let sep = if i + 1 < self.held.len() { "," } else { "" };
+                let costs = match &w.costs {
+                    Some(c) => format!(
+                        ",\n          \"Costs\": [\n            {}\n          ]",
+                        join_costs(c, ", ")
+                    ),
+                    None => String::new(),
+                };
                 if values.is_empty() {
                     writeln!(
                         o,
-                        "        {{\n          \"Value\": [\n          ]\n        }}{sep}"
+                        "        {{\n          \"Value\": [\n          ]{costs}\n        }}{sep}"
                     )?;
                 } else {
                     writeln!(
                         o,
-                        "        {{\n          \"Value\": [\n{}\n          ]\n        }}{sep}",
+                        "        {{\n          \"Value\": [\n{}\n          ]{costs}\n        }}{sep}",
                         values.join(",\n")
                     )?;
                 }
@@ -330,9 +435,18 @@ impl<W: Write> Printer<W> {
         } else {
             "yes"
         };
+        let opt = match s.opt().filter(|o| o.optimize) {
+            Some(op) => format!(
+                ",\n    \"Optimum\": \"{}\",\n    \"Optimal\": {},\n    \"Costs\": [\n      {}\n    ]",
+                if op.optimum { "yes" } else { "unknown" },
+                op.optimal,
+                join_costs(&op.costs, ", ")
+            ),
+            None => String::new(),
+        };
         writeln!(
             o,
-            "  \"Models\": {{\n    \"Number\": {},\n    \"More\": \"{more}\"\n  }},",
+            "  \"Models\": {{\n    \"Number\": {},\n    \"More\": \"{more}\"{opt}\n  }},",
             s.models
         )?;
         writeln!(o, "  \"Calls\": 1,")?;
@@ -357,6 +471,12 @@ impl<W: Write> Printer<W> {
     pub fn into_inner(self) -> W {
         self.out
     }
+}
+
+/// Costs as clasp prints them, `sep` between.
+fn join_costs(costs: &[i64], sep: &str) -> String {
+    let c: Vec<String> = costs.iter().map(i64::to_string).collect();
+    c.join(sep)
 }
 
 /// A JSON string literal (RFC 8259 escapes).

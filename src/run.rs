@@ -18,7 +18,7 @@ mod progress;
 mod tests;
 
 use crate::check::Checker;
-use crate::config::{Config, EngineKind, Pre};
+use crate::config::{Config, EngineKind, OptKind, OptMode, Pre};
 use crate::engine::{Engine, EngineError, Limits};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
@@ -119,7 +119,9 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let mut engine: Box<dyn Engine> = match (prepared.engine, prepared.analysed) {
         (Some(engine), _) => engine,
         (None, Some((ground, completion))) => {
-            let engine = make_engine(&plan, &ground, &completion)?;
+            let optimising =
+                !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
+            let engine = make_engine(&plan, &ground, &completion, optimising)?;
             drop(completion);
             drop(ground);
             phases.end("Engine");
@@ -142,11 +144,13 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let checker = config.verify.then(|| Checker::new(&program));
     let shown = ShownTable::new(&program);
     phases.end("Checker");
+    let opt = optimisation(config, &program);
     let found = enumerate::enumerate(
         engine.as_mut(),
         checker.as_ref(),
         &shown,
-        config.models,
+        models_wanted(config, opt),
+        opt,
         &limits,
         &mut printer,
         || progress.model_found(),
@@ -167,9 +171,37 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
             Duration::ZERO
         },
         stats: config.stats.then_some(&stats),
+        opt: found.opt,
     };
     printer.finish(&summary).map_err(output_failure)?;
     Ok(summary.exit_code())
+}
+
+/// The optimisation mode, when the program has minimize statements that are not ignored;
+/// clingo's warnings about the mode.
+fn optimisation<'c>(config: &'c Config, program: &lparse::Program) -> Option<&'c OptMode> {
+    let mode = &config.opt_mode;
+    if program.minimize.is_empty() || mode.kind == OptKind::Ignore {
+        return None;
+    }
+    if mode.kind == OptKind::Opt && config.models.is_some_and(|n| n != 0) {
+        eprintln!(
+            "*** Warn : (yasmin-rs): #models not 0: optimality of last model not guaranteed."
+        );
+    }
+    if mode.kind == OptKind::Enum && mode.bound.is_empty() {
+        eprintln!(
+            "*** Warn : (yasmin-rs): opt-mode=enum: No bound given, optimize statement ignored."
+        );
+    }
+    Some(mode)
+}
+
+/// `-n`, or clingo's default: all models (until the optimum; all optimal ones) when
+/// optimising with `opt` or `optN`, else one.
+fn models_wanted(config: &Config, opt: Option<&OptMode>) -> u64 {
+    let optimising = opt.is_some_and(|o| matches!(o.kind, OptKind::Opt | OptKind::OptN));
+    config.models.unwrap_or(if optimising { 0 } else { 1 })
 }
 
 /// The engine `kind` names. `auto` takes the GPU when one is usable and falls back to the
@@ -178,6 +210,7 @@ fn make_engine(
     plan: &plan::Plan,
     ground: &crate::ground::GroundProgram,
     completion: &crate::nogoods::Completion,
+    optimising: bool,
 ) -> anyhow::Result<Box<dyn Engine>> {
     use crate::config::GpuEngine;
     use crate::engine::gpu::many::Backend;
@@ -202,8 +235,19 @@ fn make_engine(
         };
         engine.map_err(|e| (engine_code(&e), e.to_string()))
     };
+    // Optimisation is the host engine's only: `auto` takes it, `gpu` is refused.
+    const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
     match plan.kind {
         EngineKind::Cpu => Ok(cpu()),
+        EngineKind::Gpu | EngineKind::Emu if optimising => Err(Failure::new(
+            exit::UNSUPPORTED,
+            format!("{NO_OPT} (use --engine=cpu or --opt-mode=ignore)"),
+        )
+        .into()),
+        EngineKind::Auto if optimising => {
+            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {NO_OPT}");
+            Ok(cpu())
+        }
         EngineKind::Emu => {
             let opts = plan.device.expect("a plan with the GPU engine has its options");
             Ok(Box::new(
@@ -245,6 +289,7 @@ fn stopped<W: Write>(
         first_model: None,
         unsat: Duration::ZERO,
         stats: config.stats.then_some(&stats),
+        opt: None,
     };
     printer.finish(&summary).map_err(output_failure)?;
     Ok(summary.exit_code())

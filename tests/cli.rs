@@ -152,14 +152,6 @@ fn several_ground_files_are_a_usage_error() {
 
 #[test]
 fn unsupported_features_exit_66() {
-    let r = yasmin(&[&fixture("minimize.aspif")], None);
-    assert_eq!(r.code, Some(66));
-    assert!(
-        r.stderr
-            .contains("optimization (#minimize) is not supported yet"),
-        "{}",
-        r.stderr
-    );
     // Head-cycle-free disjunctions are shifted (src/ground/shift.rs); a head cycle is not
     // supported yet.
     let r = yasmin(&[&fixture("head_cycle.aspif")], None);

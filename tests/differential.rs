@@ -16,6 +16,13 @@
 //! `YASMIN_DIFF_TIMEOUT` seconds per solver run (default 30), `YASMIN_DIFF_BIN` another binary. gringo and clingo (5.4+) must be on
 //! the PATH: without them the test fails rather than passing vacuously.
 //!
+//! Optimisation (`differential_optimize`, kind `optimize`): the optimal answer sets
+//! `--opt-mode=optN -n 0` prints (those whose costs are the final `Optimization` line's, each
+//! once), the optimum, the result and the exit code equal clingo's; the default `opt` mode
+//! reaches the same optimum (exit 30, `OPTIMUM FOUND`); on every third program `enum` with the
+//! optimum as the bound prints the same answer sets as clingo's `enum` with it; on every fourth
+//! `optN` agrees with clingo on gringo's smodels output too.
+//!
 //! Reproduce one program: `cargo run --example gen_program -- --kind KIND --seed SEED`.
 
 mod gen;
@@ -303,6 +310,178 @@ fn save_regression(name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// What an optimisation run printed.
+#[derive(Debug, PartialEq, Eq)]
+struct Optimal {
+    /// The answer sets whose costs are the optimum's, sorted, each once.
+    sets: Vec<Vec<String>>,
+    /// The summary's `Optimization :` costs.
+    optimum: Option<String>,
+    /// The costs of the last model printed.
+    last: Option<String>,
+    result: Option<String>,
+    exit: Option<i32>,
+}
+
+/// Parse clingo-style text with `Optimization:` lines after the models.
+fn parse_opt(out: &str, exit: Option<i32>) -> Optimal {
+    let mut models: Vec<(Vec<String>, String)> = Vec::new();
+    let mut optimum = None;
+    let mut lines = out.lines().peekable();
+    while let Some(l) = lines.next() {
+        let l = l.trim_end();
+        if l.starts_with("Answer:") {
+            let mut atoms: Vec<String> = lines
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect();
+            atoms.sort();
+            let costs = match lines.peek() {
+                Some(c) if c.starts_with("Optimization:") => {
+                    let c = c["Optimization:".len()..].trim().to_owned();
+                    lines.next();
+                    c
+                }
+                _ => String::new(),
+            };
+            models.push((atoms, costs));
+        } else if let Some(c) = l.strip_prefix("Optimization :") {
+            optimum = Some(c.trim().to_owned());
+        }
+    }
+    let last = models.last().map(|(_, c)| c.clone());
+    let mut sets: Vec<Vec<String>> = models
+        .into_iter()
+        .filter(|(_, c)| Some(c) == optimum.as_ref())
+        .map(|(a, _)| a)
+        .collect();
+    sets.sort();
+    sets.dedup();
+    Optimal {
+        sets,
+        optimum,
+        last,
+        result: parse_text(out, exit).result,
+        exit,
+    }
+}
+
+fn clingo_with(aspif: &Path, args: &[&str]) -> (String, Option<i32>) {
+    let (out, err, code) = run_limited(
+        Command::new("clingo")
+            .args(["--mode=clasp", EQ_OFF])
+            .args(args)
+            .arg(aspif),
+        Duration::from_secs(60),
+    );
+    assert!(
+        matches!(code, Some(20) | Some(30)),
+        "clingo {args:?} failed ({code:?}) on {}:\n{err}",
+        aspif.display()
+    );
+    (out, code)
+}
+
+fn yasmin_with(aspif: &Path, args: &[&str]) -> (String, String, Option<i32>) {
+    let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
+    run_limited(
+        Command::new(solver_bin())
+            .arg(aspif)
+            .args(["--engine", "cpu"])
+            .args(args)
+            .args(["--time-limit", &limit.to_string()]),
+        Duration::from_secs(limit + 10),
+    )
+}
+
+/// The optimisation checks of the module doc for program `i`; `Err` describes a mismatch.
+fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Mismatch> {
+    let (out, code) = clingo_with(aspif, &["--opt-mode=optN", "-n", "0"]);
+    let expected = parse_opt(&out, code);
+    let mismatch = |args: &[&str],
+                    want: &dyn std::fmt::Debug,
+                    got: &dyn std::fmt::Debug,
+                    err: &str| {
+        Mismatch {
+        what: format!(
+            "yasmin-rs {} {}\n--- program ---\n{text}--- clingo ---\n{want:#?}\n--- yasmin-rs ---\n{got:#?}\n\
+             --- yasmin-rs stderr ---\n{}",
+            aspif.display(),
+            args.join(" "),
+            err.trim_end()
+        ),
+    }
+    };
+    // optN: the optimal answer sets and the optimum.
+    let learning = LEARNING[i % 2];
+    let mut args = vec!["--opt-mode=optN", "-n", "0", "--learning", learning];
+    if (i / 2) % 2 == 1 {
+        args.extend(["--decide", "vars"]);
+    }
+    let (out, err, code) = yasmin_with(aspif, &args);
+    if code == Some(66) && !env_flag("YASMIN_DIFF_STRICT") && err.contains(NOT_HCF) {
+        return Ok(Agreement::Unsupported);
+    }
+    let got = parse_opt(&out, code);
+    if got != expected {
+        return Err(mismatch(&args, &expected, &got, &err));
+    }
+    // opt (the default): the same optimum, proved.
+    // (`-n 0`: a program whose weights are all 0 has no objective left after gringo.)
+    let args = ["-n", "0", "--learning", LEARNING[(i + 1) % 2]];
+    let (out, err, code) = yasmin_with(aspif, &args);
+    let got = parse_opt(&out, code);
+    let same = got.optimum == expected.optimum
+        && got.last == expected.last
+        && got.result == expected.result
+        && code == expected.exit;
+    if !same {
+        return Err(mismatch(&args, &expected, &got, &err));
+    }
+    // smodels input (every fourth program): minimize statements in order, priority = index.
+    if i % 4 == 1 {
+        let sm = aspif.with_extension("sm");
+        let (out, err, code) = run_limited(
+            Command::new("gringo")
+                .arg("--output=smodels")
+                .arg(aspif.with_extension("lp")),
+            Duration::from_secs(60),
+        );
+        assert_eq!(
+            code,
+            Some(0),
+            "gringo --output=smodels failed on\n{text}\n{err}"
+        );
+        std::fs::write(&sm, out).unwrap();
+        let args = ["--opt-mode=optN", "-n", "0"];
+        let (out, code) = clingo_with(&sm, &args);
+        let want = parse_opt(&out, code);
+        let (out, err, code) = yasmin_with(&sm, &args);
+        let got = parse_opt(&out, code);
+        if got != want {
+            return Err(mismatch(&args, &want, &got, &err));
+        }
+    }
+    // enum within the optimum: every model at most as costly, with its costs.
+    if let (0, Some(opt)) = (i % 3, &expected.optimum) {
+        let mode = format!("--opt-mode=enum,{}", opt.replace(' ', ","));
+        let args = [mode.as_str(), "-n", "0"];
+        let (out, code) = clingo_with(aspif, &args);
+        let want = parse_text(&out, code);
+        let (out, err, code) = yasmin_with(aspif, &args);
+        let mut got = parse_text(&out, code);
+        got.sets.dedup();
+        let mut want = want;
+        want.sets.dedup();
+        if got != want {
+            return Err(mismatch(&args, &want, &got, &err));
+        }
+    }
+    Ok(Agreement::Agreed(expected.sets.len()))
+}
+
 fn run_kind(kind: Kind) {
     let engine = std::env::var("YASMIN_DIFF_ENGINE").unwrap_or_else(|_| "cpu".into());
     run_kind_on(kind, &engine, env_u64("YASMIN_DIFF_COUNT", 300));
@@ -321,9 +500,14 @@ fn run_kind_on(kind: Kind, engine: &str, count: u64) {
         let text = generate(kind, seed);
         let stem = format!("{}-{seed}", kind.name());
         let aspif = ground(&text, &dir, &stem);
-        let expected = clingo(&aspif);
         let heuristic = HEURISTICS[(i % 3) as usize];
-        match check_program(&text, &aspif, &expected, heuristic, i as usize, engine) {
+        let checked = if kind == Kind::Optimize {
+            check_optimize(&text, &aspif, i as usize)
+        } else {
+            let expected = clingo(&aspif);
+            check_program(&text, &aspif, &expected, heuristic, i as usize, engine)
+        };
+        match checked {
             Ok(Agreement::Agreed(n)) => {
                 sets += n;
                 unsat += (n == 0) as usize;
@@ -407,6 +591,11 @@ fn differential_aggregate() {
 #[test]
 fn differential_disjunctive() {
     run_kind(Kind::Disjunctive);
+}
+
+#[test]
+fn differential_optimize() {
+    run_kind(Kind::Optimize);
 }
 
 /// Every program a differential run once saved must keep agreeing with clingo.

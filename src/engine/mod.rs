@@ -86,11 +86,36 @@ pub enum EngineError {
     Unsupported(String),
 }
 
+/// Optimisation: which models the search may still report, by their cost vectors (highest
+/// priority first, as [`crate::ground::Objective`] orders its levels).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bound {
+    /// Per level, the cost compared with (`None`: unbounded; levels past the end too).
+    /// Costs are compared lexicographically.
+    pub costs: Vec<Option<i64>>,
+    /// Only costs lexicographically below `costs` (branch-and-bound after a model), else at
+    /// most `costs` (enumeration of models within a bound, optimal models).
+    pub strict: bool,
+}
+
 /// Both engines answer the same calls.
 pub trait Engine {
-    /// Search for the next model; after a model, a blocking nogood excludes it.
+    /// Search for the next model; after a model, a blocking nogood excludes it (unless a
+    /// strict bound set since excludes it already).
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError>;
     fn stats(&self) -> &Stats;
+    /// Optimisation: the cost vector of the model last reported (`None`: the engine has no
+    /// objective).
+    fn costs(&self) -> Option<Vec<i64>> {
+        None
+    }
+    /// Optimisation: from now on report only models within `bound`. A bound that admits a
+    /// cost an earlier one excluded (optN's second phase) makes the engine forget what it
+    /// learned under the earlier bound.
+    fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
+        let _ = bound;
+        Err(EngineError::Unsupported("optimization (#minimize)".into()))
+    }
 }
 
 /// What the user chose for the search (a view of [`crate::config::Config`]).

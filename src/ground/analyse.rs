@@ -156,6 +156,7 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         scc_cyclic,
         tight,
         warnings,
+        objective: super::Objective::new(program),
     })
 }
 
@@ -218,7 +219,9 @@ fn max_atom(program: &Program) -> u32 {
             Body::Sum { lits, .. } => lits.iter().fold(m, |m, w| m.max(w.lit.unsigned_abs())),
         };
     }
-    program.externals.iter().fold(m, |m, e| m.max(e.atom))
+    let m = program.externals.iter().fold(m, |m, e| m.max(e.atom));
+    let minimize = program.minimize.iter().flat_map(|s| &s.lits);
+    minimize.fold(m, |m, w| m.max(w.lit.unsigned_abs()))
 }
 
 fn empty() -> BodyDef {

@@ -11,10 +11,12 @@
 
 mod analyse;
 pub mod normalise;
+pub mod objective;
 pub mod scc;
 mod shift;
 
 pub use analyse::{analyse, Unsupported};
+pub use objective::Objective;
 
 /// A distinct rule body. Literals use the program's signed convention (`a` / `-a`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -51,6 +53,8 @@ pub struct GroundProgram {
     pub tight: bool,
     /// Statements of the input that were ignored (e.g. `#heuristic`); the CLI prints them.
     pub warnings: Vec<String>,
+    /// The `#minimize` statements by priority (empty when there are none).
+    pub objective: Objective,
 }
 
 impl GroundProgram {

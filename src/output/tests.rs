@@ -8,7 +8,7 @@ fn run(format: Format, quiet: bool, models: &[&[&str]], summary: Summary) -> Str
     p.header().unwrap();
     p.solving().unwrap();
     for m in models {
-        p.model(m).unwrap();
+        p.model(m, None).unwrap();
     }
     p.finish(&summary).unwrap();
     String::from_utf8(p.into_inner()).unwrap()
@@ -23,6 +23,7 @@ fn summary(outcome: Outcome, models: u64, stats: Option<&Stats>) -> Summary<'_> 
         first_model: (models > 0).then(|| Duration::from_millis(250)),
         unsat: Duration::from_millis(500),
         stats,
+        opt: None,
     }
 }
 
@@ -261,4 +262,84 @@ fn shown_order_matches_clasp() {
 #[test]
 fn json_strings_are_escaped() {
     assert_eq!(json_str("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+}
+
+/// Three models with costs, the last optimal (`opt`), or two improving ones and two optimal
+/// ones (`optN`): what clingo 5.8 prints for them, times aside.
+fn run_opt(format: Format, opt_n: bool, outcome: Outcome) -> String {
+    let mut p = Printer::new(Vec::new(), format, false, "b.lp").with_version("0.0.0");
+    p.header().unwrap();
+    p.solving().unwrap();
+    p.model(&["b"], Some(&[0, 1])).unwrap();
+    p.model(&["b", "d"], Some(&[-1, 1])).unwrap();
+    let mut models = 2;
+    let proved = outcome == Outcome::Exhausted;
+    if opt_n && proved {
+        p.optimal_models();
+        p.model(&["b", "d"], Some(&[-1, 1])).unwrap();
+        p.model(&["a", "d"], Some(&[-1, 1])).unwrap();
+        models = 4;
+    }
+    let mut s = summary(outcome, models, None);
+    s.opt = Some(OptSummary {
+        costs: vec![-1, 1],
+        optimum: proved,
+        optimal: match (opt_n, proved) {
+            (true, true) => 2,
+            (false, true) => 1,
+            _ => 0,
+        },
+        optimize: true,
+    });
+    p.finish(&s).unwrap();
+    String::from_utf8(p.into_inner()).unwrap()
+}
+
+#[test]
+fn optimisation_formats() {
+    for (name, format) in [
+        ("text", Format::Text),
+        ("comp", Format::Competition),
+        ("json", Format::Json),
+    ] {
+        insta::assert_snapshot!(
+            format!("{name}_opt"),
+            run_opt(format, false, Outcome::Exhausted)
+        );
+        insta::assert_snapshot!(
+            format!("{name}_opt_n"),
+            run_opt(format, true, Outcome::Exhausted)
+        );
+        insta::assert_snapshot!(
+            format!("{name}_opt_timeout"),
+            run_opt(format, false, Outcome::TimeLimit)
+        );
+    }
+}
+
+#[test]
+fn optimum_is_a_result_with_clasps_exit_codes() {
+    let opt = |optimum| OptSummary {
+        costs: vec![3],
+        optimum,
+        optimal: 1,
+        optimize: true,
+    };
+    let cases = [
+        (Outcome::Exhausted, true, "OPTIMUM FOUND", 30),
+        // optN stopped by -n among the optimal models.
+        (Outcome::Enough, true, "OPTIMUM FOUND", 10),
+        (Outcome::Enough, false, "SATISFIABLE", 10),
+        (Outcome::TimeLimit, false, "SATISFIABLE", 11),
+        (Outcome::Interrupted, false, "SATISFIABLE", 11),
+    ];
+    for (outcome, optimum, result, code) in cases {
+        let mut s = summary(outcome, 2, None);
+        s.opt = Some(opt(optimum));
+        assert_eq!((s.result(), s.exit_code()), (result, code), "{outcome:?}");
+    }
+    // No model: the optimisation part does not count.
+    let mut s = summary(Outcome::Exhausted, 0, None);
+    s.opt = Some(opt(true));
+    assert_eq!((s.result(), s.exit_code()), ("UNSATISFIABLE", 20));
 }

@@ -1,15 +1,21 @@
 //! The model loop: ask the engine for models until enough, none left, or a limit; check each
-//! one; print it.
+//! one; print it. With an objective it is clasp's optimisation loop (`--opt-mode`): `opt`
+//! bounds the search after each model so that the next one costs strictly less, until no
+//! model is left (the last one is optimal); `optN` does that, then asks for every model at
+//! most as costly as the optimum (the engine forgets what the strict bound taught it);
+//! `enum` enumerates the models within the bound given, if any.
 //!
-//! Invariant: a model is printed only after the checker (when there is one) accepted it; a
-//! rejected model ends the loop with an internal-error [`Failure`] (exit 70) before anything of
-//! it is printed. `Step::Stopped` is told apart by the interrupt flag: set = Ctrl-C, otherwise
-//! the deadline.
+//! Invariant: a model is printed only after the checker (when there is one) accepted it and,
+//! with an objective, the costs the engine reports for it equal the costs the checker computes
+//! from the program; a rejected model ends the loop with an internal-error [`Failure`] (exit
+//! 70) before anything of it is printed. `Step::Stopped` is told apart by the interrupt flag:
+//! set = Ctrl-C, otherwise the deadline.
 
 use super::{engine_failure, exit, output_failure, Failure};
 use crate::check::Checker;
-use crate::engine::{Engine, Limits, Step};
-use crate::output::{Outcome, Printer, ShownTable};
+use crate::config::{OptKind, OptMode};
+use crate::engine::{Bound, Engine, Limits, Step};
+use crate::output::{OptSummary, Outcome, Printer, ShownTable};
 use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -22,14 +28,19 @@ pub struct Found {
     pub solve_start: Instant,
     pub first_model: Option<Duration>,
     pub last_model: Instant,
+    /// With an objective (not ignored) and a model.
+    pub opt: Option<OptSummary>,
 }
 
-/// Enumerate up to `max_models` models (0 = all) of `engine`.
+/// Enumerate up to `max_models` models (0 = all; with `optN`, optimal models) of `engine`;
+/// `opt` is the optimisation mode when the program has an objective that is not ignored.
+#[allow(clippy::too_many_arguments)]
 pub fn enumerate<W: Write>(
     engine: &mut dyn Engine,
     checker: Option<&Checker>,
     shown: &ShownTable,
     max_models: u64,
+    opt: Option<&OptMode>,
     limits: &Limits,
     printer: &mut Printer<W>,
     mut on_model: impl FnMut(),
@@ -41,16 +52,44 @@ pub fn enumerate<W: Write>(
         solve_start,
         first_model: None,
         last_model: solve_start,
+        opt: None,
     };
+    let kind = opt.map(|o| o.kind);
+    if let Some(o) = opt.filter(|o| !o.bound.is_empty()) {
+        let bound = Bound {
+            costs: o.bound.iter().map(|&c| Some(c)).collect(),
+            strict: false,
+        };
+        engine.set_bound(&bound).map_err(engine_failure)?;
+    }
+    // optN: the optimum is known, the optimal models are being enumerated (how many so far).
+    let mut optimal: Option<u64> = None;
+    let mut last_costs: Option<Vec<i64>> = None;
     let mut caveats_said = false;
     found.outcome = loop {
-        if max_models > 0 && found.models >= max_models {
+        // optN counts the optimal models only.
+        let counted = match (kind, optimal) {
+            (_, Some(n)) => Some(n),
+            (Some(OptKind::OptN), None) => None,
+            _ => Some(found.models),
+        };
+        if max_models > 0 && counted.is_some_and(|n| n >= max_models) {
             break Outcome::Enough;
         }
         match engine.next_model(limits).map_err(engine_failure)? {
             Step::Model(model) => {
+                let costs = match opt {
+                    Some(_) => Some(engine.costs().ok_or_else(|| {
+                        Failure::new(exit::INTERNAL, "internal error: a model without its costs")
+                    })?),
+                    None => None,
+                };
                 if let Some(checker) = checker {
-                    match checker.check(&model.atoms) {
+                    let verdict = checker.check(&model.atoms).and_then(|v| match &costs {
+                        Some(c) => checker.check_costs(&model.atoms, c).map(|()| v),
+                        None => Ok(v),
+                    });
+                    match verdict {
                         Ok(verdict) => {
                             // Say once what the checker could not check (it is the same for
                             // every model of the program).
@@ -81,15 +120,51 @@ pub fn enumerate<W: Write>(
                     .get_or_insert(found.last_model - solve_start);
                 on_model();
                 printer
-                    .model(&shown.shown(&model.atoms))
+                    .model(&shown.shown(&model.atoms), costs.as_deref())
                     .map_err(output_failure)?;
+                if let Some(n) = optimal.as_mut() {
+                    *n += 1;
+                } else if let (Some(OptKind::Opt | OptKind::OptN), Some(c)) = (kind, &costs) {
+                    // Branch and bound: only better models from now on.
+                    let bound = Bound {
+                        costs: c.iter().map(|&x| Some(x)).collect(),
+                        strict: true,
+                    };
+                    engine.set_bound(&bound).map_err(engine_failure)?;
+                }
+                last_costs = costs;
             }
-            Step::Exhausted => break Outcome::Exhausted,
+            Step::Exhausted => match (&last_costs, optimal) {
+                (Some(c), None) if kind == Some(OptKind::OptN) => {
+                    // The last model is optimal: now every model that costs as much.
+                    let bound = Bound {
+                        costs: c.iter().map(|&x| Some(x)).collect(),
+                        strict: false,
+                    };
+                    engine.set_bound(&bound).map_err(engine_failure)?;
+                    printer.optimal_models();
+                    optimal = Some(0);
+                }
+                _ => break Outcome::Exhausted,
+            },
             Step::Stopped if limits.interrupt.load(Ordering::Relaxed) => {
                 break Outcome::Interrupted
             }
             Step::Stopped => break Outcome::TimeLimit,
         }
     };
+    if let (Some(kind), Some(costs)) = (kind, last_costs) {
+        let optimum = optimal.is_some() || found.outcome == Outcome::Exhausted;
+        found.opt = Some(OptSummary {
+            costs,
+            optimum,
+            optimal: match (kind, optimal) {
+                (_, Some(n)) => n,
+                (OptKind::Opt, _) if optimum => 1,
+                _ => 0,
+            },
+            optimize: matches!(kind, OptKind::Opt | OptKind::OptN),
+        });
+    }
     Ok(found)
 }

@@ -116,12 +116,6 @@ fn work(
         format!("{} rules, {} atoms", program.rules.len(), program.max_atom),
     );
     enough_memory_for_atoms(program.max_atom)?;
-    if !program.minimize.is_empty() {
-        return Err(Failure::new(
-            exit::UNSUPPORTED,
-            "optimization (#minimize) is not supported yet",
-        ));
-    }
     let ground = crate::ground::analyse(&program)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
     for w in &ground.warnings {

@@ -4,15 +4,19 @@
 use super::enumerate::enumerate;
 use super::Failure;
 use crate::check::Checker;
-use crate::engine::{Engine, EngineError, Limits, Model, Stats, Step};
+use crate::config::{OptKind, OptMode};
+use crate::engine::{Bound, Engine, EngineError, Limits, Model, Stats, Step};
 use crate::output::{Format, Outcome, Printer, ShownTable};
-use lparse::{Body, Head, HeadKind, Output, Program, ProgramBuilder, Rule};
+use lparse::{Body, Head, HeadKind, Minimize, Output, Program, ProgramBuilder, Rule, WLit};
 use std::sync::atomic::Ordering;
 
-/// Replays a fixed list of steps, then `Exhausted`.
+/// Replays a fixed list of steps, then `Exhausted`; reports `costs` for every model and
+/// records the bounds it is given.
 struct Scripted {
     steps: Vec<Step>,
     stats: Stats,
+    costs: Option<Vec<i64>>,
+    bounds: Vec<Bound>,
 }
 
 impl Engine for Scripted {
@@ -25,6 +29,13 @@ impl Engine for Scripted {
     }
     fn stats(&self) -> &Stats {
         &self.stats
+    }
+    fn costs(&self) -> Option<Vec<i64>> {
+        self.costs.clone()
+    }
+    fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
+        self.bounds.push(bound.clone());
+        Ok(())
     }
 }
 
@@ -67,6 +78,8 @@ fn go(
     let mut engine = Scripted {
         steps,
         stats: Stats::default(),
+        costs: None,
+        bounds: Vec::new(),
     };
     let mut printer = Printer::new(Vec::new(), Format::Text, false, "test");
     let r = enumerate(
@@ -74,6 +87,7 @@ fn go(
         verify.then_some(&checker),
         &shown,
         max,
+        None,
         limits,
         &mut printer,
         || {},
@@ -125,4 +139,82 @@ fn stopped_is_time_limit_or_interrupt() {
     limits.interrupt.store(true, Ordering::Relaxed);
     let (r, _) = go(vec![Step::Stopped], 0, true, &limits);
     assert_eq!(r.unwrap(), (Outcome::Interrupted, 0));
+}
+
+/// With `#minimize{1:a}`: the engine claims cost `costs` for every model.
+fn go_opt(
+    steps: Vec<Step>,
+    costs: i64,
+    kind: OptKind,
+) -> (anyhow::Result<(Outcome, u64)>, String, Vec<Bound>) {
+    let mut p = program();
+    p.minimize(Minimize {
+        priority: 0,
+        lits: vec![WLit { lit: 1, weight: 1 }],
+    });
+    let checker = Checker::new(&p);
+    let shown = ShownTable::new(&p);
+    let mut engine = Scripted {
+        steps,
+        stats: Stats::default(),
+        costs: Some(vec![costs]),
+        bounds: Vec::new(),
+    };
+    let mut printer = Printer::new(Vec::new(), Format::Text, false, "test");
+    let mode = OptMode {
+        kind,
+        bound: Vec::new(),
+    };
+    let r = enumerate(
+        &mut engine,
+        Some(&checker),
+        &shown,
+        0,
+        Some(&mode),
+        &Limits::none(),
+        &mut printer,
+        || {},
+    )
+    .map(|f| (f.outcome, f.models));
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    (r, out, engine.bounds)
+}
+
+#[test]
+fn a_model_with_wrong_costs_is_never_printed() {
+    // {a} costs 1: an engine that says 0 is caught before the model is printed.
+    let (r, out, _) = go_opt(vec![model(&[1])], 0, OptKind::Opt);
+    let e = r.unwrap_err();
+    let f = e.downcast_ref::<Failure>().expect("a Failure");
+    assert_eq!(f.code, 70);
+    assert!(f.message.contains("costs are [1]"), "{}", f.message);
+    assert_eq!(out, "");
+    // The right costs go through, and opt bounds the search strictly after the model.
+    let (r, out, bounds) = go_opt(vec![model(&[1])], 1, OptKind::Opt);
+    assert_eq!(r.unwrap(), (Outcome::Exhausted, 1));
+    assert_eq!(out, "Answer: 1\na\nOptimization: 1\n");
+    assert_eq!(
+        bounds,
+        [Bound {
+            costs: vec![Some(1)],
+            strict: true
+        }]
+    );
+}
+
+#[test]
+fn opt_n_asks_for_the_optimal_models_after_the_optimum() {
+    // Phase 1 finds {a} (cost 1) and exhausts; phase 2 gets {a} again, then exhausts.
+    let (r, out, bounds) = go_opt(
+        vec![model(&[1]), Step::Exhausted, model(&[1])],
+        1,
+        OptKind::OptN,
+    );
+    assert_eq!(r.unwrap(), (Outcome::Exhausted, 2));
+    assert_eq!(
+        out,
+        "Answer: 1\na\nOptimization: 1\nAnswer: 1\na\nOptimization: 1\n"
+    );
+    let strict: Vec<bool> = bounds.iter().map(|b| b.strict).collect();
+    assert_eq!(strict, [true, false]);
 }

@@ -19,7 +19,9 @@ use std::process::exit;
 
 fn usage(msg: &str) -> ! {
     eprintln!("gen_program: {msg}");
-    eprintln!("usage: gen_program --kind tight|nontight|choice|aggregate|disjunctive --seed S");
+    eprintln!(
+        "usage: gen_program --kind tight|nontight|choice|aggregate|disjunctive|optimize --seed S"
+    );
     eprintln!("       gen_program --out DIR --count N [--seed BASE]");
     exit(2);
 }

@@ -50,6 +50,10 @@ pub enum Kind {
     /// with normal rules, and recursive non-monotone sums (negative weights, upper bounds), which
     /// gringo itself writes as disjunctive rules.
     Disjunctive,
+    /// A choice, non-tight or aggregate program with `#minimize`/`#maximize` statements:
+    /// several priorities, negative and zero weights, tuples repeated across elements. Not in
+    /// [`Kind::ALL`] (the device corpus, which cannot optimise yet, is made of those).
+    Optimize,
 }
 
 impl Kind {
@@ -68,11 +72,15 @@ impl Kind {
             Kind::Choice => "choice",
             Kind::Aggregate => "aggregate",
             Kind::Disjunctive => "disjunctive",
+            Kind::Optimize => "optimize",
         }
     }
 
     pub fn from_name(s: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == s)
+        Kind::ALL
+            .into_iter()
+            .chain([Kind::Optimize])
+            .find(|k| k.name() == s)
     }
 }
 
@@ -102,6 +110,7 @@ pub fn generate(kind: Kind, seed: u64) -> String {
         Kind::Choice => g.choice(),
         Kind::Aggregate => g.aggregate(),
         Kind::Disjunctive => g.disjunctive(),
+        Kind::Optimize => g.optimize(),
     }
     g.out
 }
@@ -344,6 +353,36 @@ impl Gen {
             self.emit_rule("", &body);
         }
         self.constraints(1);
+    }
+
+    /// A program of another kind (not disjunctive) with 1..=3 optimisation statements over up
+    /// to three priorities.
+    fn optimize(&mut self) {
+        match self.rng.range(0, 2) {
+            0 => self.choice(),
+            1 => self.nontight(),
+            _ => self.aggregate(),
+        }
+        let levels = self.rng.range(1, 3);
+        for _ in 0..self.rng.range(1, 3) {
+            let f = if self.rng.chance(25) {
+                "#maximize"
+            } else {
+                "#minimize"
+            };
+            let elems: Vec<String> = (0..self.rng.range(1, 4))
+                .map(|_| {
+                    let w = self.rng.range(0, 7) as i64 - 3;
+                    let p = self.rng.range(0, levels - 1);
+                    // Few tuple ids: equal tuples (in this statement or another) count once.
+                    let t = self.rng.range(0, 3);
+                    let cond: Vec<String> =
+                        (0..self.rng.range(1, 2)).map(|_| self.lit(30)).collect();
+                    format!("{w}@{p},{t}:{}", cond.join(", "))
+                })
+                .collect();
+            writeln!(self.out, "{f}{{ {} }}.", elems.join("; ")).unwrap();
+        }
     }
 
     /// `k` distinct atoms joined by `;`.

@@ -42,6 +42,8 @@ mod integrate;
 mod learn_fwd;
 mod learn_res;
 mod loops;
+// Optimisation: the objective's bound.
+mod optimize;
 mod reduce;
 mod source;
 mod store;
@@ -59,6 +61,7 @@ use self::decide_vars::Phases;
 use self::heuristic::Scores;
 use self::integrate::Added;
 use self::learn_fwd::Deps;
+use self::optimize::Opt;
 use self::reduce::Reduce;
 use self::source::Sources;
 use self::store::{Kind, NgRef, Store};
@@ -66,7 +69,7 @@ use self::sums::Sums;
 use self::unfounded::Unfounded;
 
 use self::watch::Watch;
-use super::{Engine, EngineError, Limits, Model, Options, Stats, Step};
+use super::{Bound, Engine, EngineError, Limits, Model, Options, Stats, Step};
 use crate::config::{Decide, Learning};
 use crate::engine::restart::Schedule;
 use crate::ground::GroundProgram;
@@ -101,6 +104,17 @@ pub struct CpuEngine {
     src: Sources,
     /// (agg) The native sum constraints of the completion (`sums`).
     sums: Sums,
+    /// The objective and its bound (`optimize`).
+    opt: Opt,
+    /// The cost vector of the last model (with an objective).
+    last_costs: Option<Vec<i64>>,
+    /// The last model's blocking nogood, added when the search goes on (unless a new bound
+    /// excludes the model).
+    block: Option<Vec<Lit>>,
+    /// The literals the input's unit nogoods fix at level 0 (`forget` assigns them again).
+    units: Vec<Lit>,
+    /// The input has an empty nogood.
+    input_unsat: bool,
     /// `--restarts`.
     restarts: Schedule,
     reduce: Reduce,
@@ -153,6 +167,7 @@ impl CpuEngine {
         // (agg) the sums keep decision-level sets for the cuts that use them
         let deps = Deps::new(opts.learning == Learning::Fwd, opts.fwd_cut);
         let sums = Sums::new(&c.native_sums, num_vars, deps.decision_sets());
+        let opt = Opt::new(&g.objective, num_vars, opts.learning == Learning::Fwd);
         let mut e = CpuEngine {
             opts,
             num_atoms: g.num_atoms,
@@ -164,6 +179,11 @@ impl CpuEngine {
             ufs: Unfounded::new(g, num_vars),
             src: Sources::new(g, &rules, num_vars),
             sums,
+            opt,
+            last_costs: None,
+            block: None,
+            units: Vec::new(),
+            input_unsat: db.has_empty,
             rules,
             vars,
             phases,
@@ -198,6 +218,7 @@ impl CpuEngine {
                     e.unsat = true;
                 } else if e.a.is_unassigned(l.var()) {
                     e.assign(l.negate(), NO_REASON);
+                    e.units.push(l.negate());
                 }
             } else {
                 let r = e.store.add(ng, Kind::Input, 0);
@@ -216,6 +237,9 @@ impl CpuEngine {
     /// nogood; else restart?; else decide; else the assignment is total: check it for
     /// unfounded atoms, and report it as a model.
     fn search(&mut self, limits: &Limits) -> Step {
+        if let Some(b) = self.block.take() {
+            self.pending.push(b);
+        }
         loop {
             if self.unsat {
                 return Step::Exhausted;
@@ -278,7 +302,8 @@ impl CpuEngine {
             );
             self.stats.models += 1;
             let model = self.model();
-            self.pending.push(self.blocking_nogood());
+            self.last_costs = self.objective_costs();
+            self.block = Some(self.blocking_nogood());
             return Step::Model(model);
         }
     }
@@ -355,7 +380,14 @@ impl CpuEngine {
             .opts
             .save_progress
             .is_some_and(|n| self.a.level() - lvl > n);
+        self.unassign_from(start, lvl, save);
+    }
+
+    /// Pop the trail down to `start` entries and `lvl` levels, with every hook (`save`: save
+    /// the signs).
+    fn unassign_from(&mut self, start: usize, lvl: u32, save: bool) {
         self.sums_backtrack(start); // (agg) before the trail is popped
+        self.objective_backtrack(start);
         while self.a.trail.len() > start {
             let l = self.a.trail.pop().expect("trail longer than start");
             self.a.clear(l);
@@ -373,7 +405,7 @@ impl CpuEngine {
         self.a.lim.truncate(lvl as usize);
         self.a.qhead = self.a.qhead.min(start);
         while let Some(&(pl, v)) = self.parked.last() {
-            if pl <= lvl {
+            if pl <= lvl && start > 0 {
                 break;
             }
             self.parked.pop();
@@ -383,6 +415,30 @@ impl CpuEngine {
         }
         self.deps.truncate(start);
         self.src.on_backtrack(start);
+    }
+
+    /// Start over with what the input alone implies: the whole trail undone (level 0 too),
+    /// every learned nogood deleted, the input's units assigned again. Loop and blocking
+    /// nogoods stay (they hold whatever the bound); the heuristic keeps its scores. For a
+    /// bound that admits costs an earlier one excluded: what was learned may depend on it.
+    fn forget(&mut self) {
+        self.unassign_from(0, 0, false);
+        self.pending.clear();
+        self.conflict = None;
+        for i in 0..self.store.learned.len() {
+            let r = self.store.learned[i];
+            if !self.store.is_deleted(r) {
+                self.store.delete(r);
+            }
+        }
+        self.collect_garbage();
+        self.unsat = self.input_unsat;
+        for i in 0..self.units.len() {
+            let l = self.units[i];
+            if self.a.is_unassigned(l.var()) {
+                self.assign(l, NO_REASON);
+            }
+        }
     }
 
     /// Count conflicts and decisions; true when the limits say stop.
@@ -452,6 +508,15 @@ impl Engine for CpuEngine {
 
     fn stats(&self) -> &Stats {
         &self.stats
+    }
+
+    fn costs(&self) -> Option<Vec<i64>> {
+        self.last_costs.clone()
+    }
+
+    fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
+        self.set_objective_bound(bound);
+        Ok(())
     }
 }
 

@@ -192,10 +192,17 @@ impl CpuEngine {
             if let Some(c) = self.propagate() {
                 return Some(c);
             }
-            if self.sums.qhead >= self.a.trail.len() {
+            if self.sums.qhead < self.a.trail.len() {
+                if let Some(c) = self.propagate_sums() {
+                    return Some(c);
+                }
+                continue;
+            }
+            // The objective's bound last (`optimize`), behind both.
+            if !self.opt.due(self.a.trail.len()) {
                 return None;
             }
-            if let Some(c) = self.propagate_sums() {
+            if let Some(c) = self.propagate_objective() {
                 return Some(c);
             }
         }
@@ -467,13 +474,15 @@ impl CpuEngine {
             return r;
         }
         let pos = self.a.trail_pos[v as usize];
-        let k = self
-            .sums
-            .made
-            .binary_search_by_key(&pos, |m| m.pos)
-            .expect("a lazy reason was made by the sums");
-        let l = self.a.trail[pos as usize];
-        let r = self.build_reason(self.sums.made[k], l);
+        let r = match self.sums.made.binary_search_by_key(&pos, |m| m.pos) {
+            Ok(k) => {
+                let l = self.a.trail[pos as usize];
+                self.build_reason(self.sums.made[k], l)
+            }
+            Err(_) => self
+                .objective_reason(pos)
+                .expect("a lazy reason was made by the sums or the objective"),
+        };
         self.a.reason[v as usize] = r;
         r
     }

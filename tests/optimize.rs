@@ -1,0 +1,230 @@
+//! Optimisation end to end (`#minimize`, `--opt-mode`): results, exit codes, the summary lines
+//! and the formats, as clingo 5.8 prints them for the same program
+//! (`tests/cli/optimize.lp`: two priorities, a negative weight, two optimal models), and the
+//! time limit on an optimisation whose optimum is too hard to prove.
+//!
+//! Needs gringo and clingo on PATH (Debian package `gringo`); the tests fail, not skip, without.
+
+mod common;
+
+use common::answer_sets;
+use common::bin::{clingo, yasmin, Run, ROOT};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn fixture(name: &str) -> String {
+    format!("{ROOT}/tests/cli/{name}")
+}
+
+/// `tests/cli/optimize.aspif` with `args`, on the host engine.
+fn run(args: &[&str]) -> Run {
+    let file = fixture("optimize.aspif");
+    let mut all = vec![file.as_str(), "--engine=cpu"];
+    all.extend(args);
+    yasmin(&all, None)
+}
+
+/// The `Optimization:` lines after the models, in order.
+fn costs(stdout: &str) -> Vec<Vec<i64>> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("Optimization: "))
+        .map(|c| c.split(' ').map(|x| x.parse().unwrap()).collect())
+        .collect()
+}
+
+fn result_line(stdout: &str) -> &str {
+    stdout
+        .lines()
+        .find(|l| {
+            matches!(
+                *l,
+                "SATISFIABLE" | "UNSATISFIABLE" | "UNKNOWN" | "OPTIMUM FOUND"
+            )
+        })
+        .unwrap_or("")
+}
+
+fn sets(list: &[&[&str]]) -> BTreeMap<Vec<String>, usize> {
+    list.iter()
+        .map(|s| (s.iter().map(|a| a.to_string()).collect(), 1))
+        .collect()
+}
+
+#[test]
+fn opt_prints_better_models_until_the_optimum() {
+    let r = run(&[]);
+    assert_eq!(r.code, Some(30), "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(result_line(&r.stdout), "OPTIMUM FOUND");
+    let c = costs(&r.stdout);
+    assert!(!c.is_empty() && c.windows(2).all(|w| w[1] < w[0]), "{c:?}");
+    assert_eq!(c.last().unwrap(), &[-1, 1]);
+    assert!(
+        r.stdout
+            .contains("  Optimum    : yes\nOptimization : -1 1\nCalls        : 1\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("Optimal "), "{}", r.stdout);
+}
+
+#[test]
+fn opt_with_a_model_limit_is_not_proved() {
+    let r = run(&["-n", "1"]);
+    assert_eq!(r.code, Some(10), "{}", r.stdout);
+    assert_eq!(result_line(&r.stdout), "SATISFIABLE");
+    assert!(r
+        .stdout
+        .contains("Models       : 1+\n  Optimum    : unknown\n"));
+    assert!(
+        r.stderr
+            .contains("#models not 0: optimality of last model not guaranteed"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn opt_n_enumerates_the_optimal_models() {
+    let r = run(&["--opt-mode=optN"]);
+    assert_eq!(r.code, Some(30), "{}", r.stdout);
+    assert_eq!(result_line(&r.stdout), "OPTIMUM FOUND");
+    assert!(r
+        .stdout
+        .contains("  Optimum    : yes\n  Optimal    : 2\nOptimization : -1 1\n"));
+    // The optimal models are numbered from 1 again, after the improving ones.
+    let restart = r.stdout.rfind("Answer: 1\n").unwrap();
+    let optimal = answer_sets(&r.stdout[restart..]);
+    assert_eq!(optimal, sets(&[&["a", "d"], &["b", "d"]]));
+    let (want, _) = clingo(&fixture("optimize.lp"), &["--opt-mode=optN", "-n", "0"]);
+    assert!(want.contains_key(&vec!["a".to_string(), "d".to_string()]));
+    // -n counts the optimal models: proved, but more may exist.
+    let r = run(&["--opt-mode=optN", "-n", "1"]);
+    assert_eq!(r.code, Some(10), "{}", r.stdout);
+    assert_eq!(result_line(&r.stdout), "OPTIMUM FOUND");
+    let restart = r.stdout.rfind("Answer: 1\n").unwrap();
+    assert_eq!(answer_sets(&r.stdout[restart..]).len(), 1);
+}
+
+#[test]
+fn enum_within_a_bound_and_ignore() {
+    // Models costing at most (0, 1) lexicographically: 7 of the 12 (clingo 5.8 says so too).
+    let r = run(&["--opt-mode=enum,0,1", "-n", "0"]);
+    assert_eq!(r.code, Some(30), "{}", r.stdout);
+    assert_eq!(answer_sets(&r.stdout).len(), 7);
+    assert!(costs(&r.stdout).iter().all(|c| c <= &vec![0, 1]));
+    // enum proves nothing optimal but, exhausted, says OPTIMUM FOUND as clasp does; no
+    // Optimization line in the summary.
+    assert_eq!(result_line(&r.stdout), "OPTIMUM FOUND");
+    assert!(!r.stdout.contains("Optimization :"), "{}", r.stdout);
+    let r = run(&["--opt-mode=enum", "-n", "0"]);
+    assert_eq!(answer_sets(&r.stdout).len(), 12);
+    assert!(r.stderr.contains("No bound given"), "{}", r.stderr);
+    // ignore: one model (the default -n), no costs.
+    let r = run(&["--opt-mode=ignore"]);
+    assert_eq!(r.code, Some(10), "{}", r.stdout);
+    assert_eq!(result_line(&r.stdout), "SATISFIABLE");
+    assert!(!r.stdout.contains("Optimi"), "{}", r.stdout);
+}
+
+#[test]
+fn an_initial_bound_is_inclusive() {
+    let r = run(&["--opt-mode=opt,-1,1"]);
+    assert_eq!(r.code, Some(30), "{}", r.stdout);
+    assert_eq!(costs(&r.stdout), [[-1, 1]]);
+    let r = run(&["--opt-mode=opt,-2"]);
+    assert_eq!(r.code, Some(20), "{}", r.stdout);
+    assert_eq!(result_line(&r.stdout), "UNSATISFIABLE");
+    assert!(!r.stdout.contains("Optimum"), "{}", r.stdout);
+}
+
+#[test]
+fn competition_and_json_formats() {
+    let r = run(&["--outf=1"]);
+    assert_eq!(r.code, Some(30));
+    // Only the best model, at the end, with its costs.
+    assert_eq!(r.stdout.matches("ANSWER").count(), 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("\nCOST -1 1\nOPTIMUM\n% \n"),
+        "{}",
+        r.stdout
+    );
+    assert!(r
+        .stdout
+        .contains("%   Optimum      : yes\n% Optimization   : -1 1\n"));
+    let r = run(&["--outf=1", "--opt-mode=optN"]);
+    assert_eq!(r.stdout.matches("ANSWER").count(), 2, "{}", r.stdout);
+    assert_eq!(r.stdout.matches("OPTIMUM\n").count(), 1, "{}", r.stdout);
+    let r = run(&["--outf=2", "--opt-mode=optN"]);
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).expect(&r.stdout);
+    assert_eq!(j["Result"], "OPTIMUM FOUND");
+    assert_eq!(j["Models"]["Optimum"], "yes");
+    assert_eq!(j["Models"]["Optimal"], 2);
+    assert_eq!(j["Models"]["Costs"], serde_json::json!([-1, 1]));
+    let w = j["Call"][0]["Witnesses"].as_array().unwrap();
+    assert_eq!(w.len() as u64, j["Models"]["Number"].as_u64().unwrap());
+    assert!(w.iter().all(|m| m["Costs"].as_array().unwrap().len() == 2));
+}
+
+#[test]
+fn unsatisfiable_with_an_objective() {
+    let r = yasmin(
+        &["--engine=cpu"],
+        Some(b"asp 1 0 0\n1 0 1 1 0 0\n1 0 0 0 1 1\n2 0 1 1 1\n0\n"),
+    );
+    assert_eq!(r.code, Some(20), "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(result_line(&r.stdout), "UNSATISFIABLE");
+}
+
+#[test]
+fn the_gpu_engine_refuses_optimisation() {
+    let file = fixture("optimize.aspif");
+    let r = yasmin(&[&file, "--engine=gpu"], None);
+    assert_eq!(r.code, Some(66), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("optimization (#minimize) is not supported by the GPU engine"),
+        "{}",
+        r.stderr
+    );
+    // Ignored, the objective does not stand in the way (exit 69 without a GPU).
+    let r = yasmin(&[&file, "--engine=gpu", "--opt-mode=ignore"], None);
+    assert_ne!(r.code, Some(66), "{}", r.stderr);
+    // auto searches on the host engine.
+    let r = yasmin(&[&file], None);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+}
+
+/// 16 pigeons in 15 holes, each collision costing 1: models are easy, but proving that no
+/// model costs 0 is the pigeonhole principle, far too hard for a second.
+#[test]
+fn time_limit_prints_the_best_model_found() {
+    let mut child = Command::new("gringo")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("gringo must be installed (apt-get install gringo)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"p(1..16). h(1..15). 1 { in(P,H) : h(H) } 1 :- p(P).
+              #minimize{ 1,P,Q : in(P,H), in(Q,H), P < Q }.",
+        )
+        .unwrap();
+    let ground = child.wait_with_output().unwrap().stdout;
+    let start = Instant::now();
+    let r = yasmin(&["--time-limit=1", "--engine=cpu", "-q"], Some(&ground));
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(r.code, Some(11), "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(result_line(&r.stdout), "SATISFIABLE");
+    assert!(
+        r.stdout.contains("TIME LIMIT   : 1\n")
+            && r.stdout.contains("  Optimum    : unknown\nOptimization : "),
+        "{}",
+        r.stdout
+    );
+}
