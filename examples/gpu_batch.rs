@@ -51,6 +51,7 @@ fn parse_args() -> Result<Args, String> {
             phase_switch: None,
             fwd_cut: yasmin_rs::config::FwdCut::Decisions,
             restarts: yasmin_rs::config::RestartPolicy::Luby,
+            searches: None,
         },
         timeout: Duration::from_secs(60),
         files: Vec::new(),

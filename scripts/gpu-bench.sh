@@ -58,7 +58,7 @@ step_smoke() {
             for f in queens hamiltonian; do
                 compute-sanitizer --tool $t --error-exitcode 9 "$BIN" "examples/$f.aspif" -n 0 -q --engine=gpu --gpu-searches=8 > /tmp/san.txt 2>&1
                 echo "sanitizer $t $f: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/san.txt | head -1)"
-                { echo "== $t $f"; tail -40 /tmp/san.txt; } >> "$OUT/sanitizer.txt"
+                { echo "== $t $f"; head -80 /tmp/san.txt; } >> "$OUT/sanitizer.txt"
             done
         done
     else

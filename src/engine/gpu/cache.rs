@@ -38,7 +38,7 @@ pub fn image(arch: &str) -> Result<(Ptx, Origin), String> {
 
 /// The image of source `src` (cache files named after `tag`) for `sm_<arch>`.
 pub fn image_of(src: &str, tag: &str, arch: &str) -> Result<(Ptx, Origin), String> {
-    let key = fnv1a(&[src.as_bytes(), arch.as_bytes(), nvrtc_version().as_bytes()]);
+    let key = fnv1a(&[src.as_bytes(), arch.as_bytes(), nvrtc_version().as_bytes(), b"lineinfo"]);
     let path = cache_dir().map(|d| d.join(format!("{tag}-sm{arch}-{key:016x}.cubin")));
     if let Some(bin) = path.as_deref().and_then(read_checked) {
         return Ok((Ptx::from_binary(bin), Origin::Cached));
@@ -56,9 +56,12 @@ pub fn compile_cubin(src: &str, arch: &str) -> Result<Vec<u8>, String> {
     let c_src = CString::new(src).map_err(|_| "kernel source holds a NUL byte".to_string())?;
     let prog = result::create_program(&c_src, Some(c"yasmin.cu"))
         .map_err(|e| format!("NVRTC could not create the program: {e:?}"))?;
+    // Line information costs nothing at run time and lets compute-sanitizer and the profilers
+    // name source lines.
     let opts = [
         format!("--gpu-architecture=sm_{arch}"),
         "--std=c++17".into(),
+        "--generate-line-info".into(),
     ];
     // SAFETY: `prog` was created above and is destroyed once, at the end.
     let out = unsafe {
