@@ -93,6 +93,7 @@ YS_D void backjump(const Srch& s, u32 target) {
         u32 m = ys_max(best);
         u32 who = ys_ballot(best == m && bestv != YSM_NONE);
         u32 v = who ? ys_shfl(bestv, ys_ffs(who) - 1) : YSM_NONE;
+        ys_sync();  // every lane has read LEVEL and TRAIL before lane 0 writes them
         if (lane == 0) {
             u32* H = s.H;
             u32 cur = H[YSM_H_VQ_SEARCH];

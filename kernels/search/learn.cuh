@@ -129,6 +129,7 @@ YS_D void analyse_res(const Prog& P, const Srch& s, u32 ref) {
         out += ys_popc(km);
         ys_sync();
     }
+    ys_sync();  // every lane has read LEN (the loop may not have run)
     if (lane == 0) H[YSM_H_LEN] = out;
     ys_sync();
 }

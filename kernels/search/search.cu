@@ -130,8 +130,13 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     const u32 lane = YS_LANE;
     u32* H = s.H;
     const u32 nv2 = 2 * P.num_vars;
-    if (H[YSM_H_STATUS] == YSM_ST_INIT) search_init(P, g, s);
-    if (H[YSM_H_STATUS] == YSM_ST_BLOCK) block_model(P, g, s);
+    // Each status is read by every lane before any lane may change it.
+    u32 st = H[YSM_H_STATUS];
+    ys_sync();
+    if (st == YSM_ST_INIT) search_init(P, g, s);
+    st = H[YSM_H_STATUS];
+    ys_sync();
+    if (st == YSM_ST_BLOCK) block_model(P, g, s);
     while (ys_vol(H[YSM_H_STATUS]) == YSM_ST_RUN) {
         if (H[YSM_H_ERR] != 0) {
             if (lane == 0) H[YSM_H_STATUS] = YSM_ST_ERROR;
