@@ -6,8 +6,9 @@
 //
 // Invariant: between slices, a search's whole state is in global memory (its header `hdr`
 // included) and it is at the top of its loop; H_STATUS says whether it runs, has a model for
-// the host (MODEL: a total assignment, no violated nogood, no unfounded atom), must block the
-// model the host took (BLOCK), or has ended (UNSAT: no further model; ERROR).
+// the host (MODEL: a total assignment, no violated nogood, no unfounded atom; its true atoms as
+// bits in `scratch`, atom v at bit v % 32 of word v / 32), must block the model the host took
+// (BLOCK), or has ended (UNSAT: no further model; ERROR).
 
 #include "unfounded.cuh"
 
@@ -205,6 +206,17 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             H[YSM_H_UFS_NEXT] -= 1;
         }
         if (v == YSM_NONE) {
+            // The true atoms as bits in scratch (free until the host has taken the model).
+            u32 nw = (P.num_atoms + 32) / 32;
+            for (u32 w = lane; w < nw; w += YS_WARP) {
+                u32 bits = 0;
+                for (u32 j = 0; j < 32; ++j) {
+                    u32 v = w * 32 + j;
+                    if (v >= 1 && v <= P.num_atoms && s.asg[v] > 0) bits |= 1u << j;
+                }
+                s.scratch[w] = bits;
+            }
+            ys_sync();
             if (lane == 0) {
                 H[YSM_H_STATUS] = YSM_ST_MODEL;
                 s.C[YSM_C_MODELS] += 1;

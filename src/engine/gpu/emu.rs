@@ -7,6 +7,7 @@
 //! reallocates; only `ysm_search_host` writes them, one search at a time.
 
 use super::many::Memory;
+use super::many_layout::SCRATCH;
 use super::many_layout::{
     status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
@@ -145,11 +146,11 @@ impl Memory for EmuMemory {
         Ok(())
     }
 
-    fn assignment(&mut self, sid: usize, n: usize) -> Result<Vec<i32>, EngineError> {
-        let at = sid as u64 * self.geo.stride + self.geo.o[0] as u64;
-        // SAFETY: base holds n_searches * stride words; asg has num_vars >= n words.
+    fn model_bits(&mut self, sid: usize, n: usize) -> Result<Vec<u32>, EngineError> {
+        let at = sid as u64 * self.geo.stride + self.geo.o[SCRATCH] as u64;
+        // SAFETY: base holds n_searches * stride words; scratch has num_vars + 1 >= n words.
         let words = unsafe {
-            std::slice::from_raw_parts((self.base.as_ptr() as *const i32).add(at as usize), n)
+            std::slice::from_raw_parts((self.base.as_ptr() as *const u32).add(at as usize), n)
         };
         Ok(words.to_vec())
     }

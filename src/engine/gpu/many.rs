@@ -45,8 +45,8 @@ pub trait Memory {
     fn statuses(&mut self) -> Result<Vec<u32>, EngineError>;
     fn header_word(&mut self, sid: usize, w: usize) -> Result<u32, EngineError>;
     fn set_status(&mut self, sid: usize, st: u32) -> Result<(), EngineError>;
-    /// The first `n` words of search `sid`'s assignment.
-    fn assignment(&mut self, sid: usize, n: usize) -> Result<Vec<i32>, EngineError>;
+    /// The first `n` words of search `sid`'s model bits (`scratch`; see `search.cu`).
+    fn model_bits(&mut self, sid: usize, n: usize) -> Result<Vec<u32>, EngineError>;
     /// Every search's counters, `C_WORDS` each.
     fn counters(&mut self) -> Result<Vec<u64>, EngineError>;
     /// Bytes (to, from) the device since the search started.
@@ -122,8 +122,10 @@ impl ManyEngine {
         for (sid, &st) in sts.iter().enumerate() {
             match st {
                 status::MODEL => {
-                    let a = self.mem.assignment(sid, self.num_atoms as usize + 1)?;
-                    let atoms: Vec<u32> = (1..=self.num_atoms).filter(|&v| a[v as usize] > 0).collect();
+                    let bits = self.mem.model_bits(sid, (self.num_atoms as usize + 32) / 32)?;
+                    let atoms: Vec<u32> = (1..=self.num_atoms)
+                        .filter(|&v| bits[v as usize / 32] >> (v % 32) & 1 == 1)
+                        .collect();
                     if self.seen.insert(atoms.clone()) {
                         self.stats.models += 1;
                         self.pending.push_back(Model { atoms });

@@ -11,6 +11,7 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr
 
 use super::device::{available, engine_error};
 use super::many::Memory;
+use super::many_layout::SCRATCH;
 use super::many_layout::{
     status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
@@ -288,15 +289,15 @@ impl Memory for CudaMemory {
         Ok(())
     }
 
-    fn assignment(&mut self, sid: usize, n: usize) -> Result<Vec<i32>, EngineError> {
-        let at = (sid as u64 * self.geo.stride + self.geo.o[0] as u64) as usize;
+    fn model_bits(&mut self, sid: usize, n: usize) -> Result<Vec<u32>, EngineError> {
+        let at = (sid as u64 * self.geo.stride + self.geo.o[SCRATCH] as u64) as usize;
         let mut v = vec![0u32; n];
         self.stream
             .memcpy_dtoh(&self.base.slice(at..at + n), &mut v)
             .map_err(|e| engine_error("reading a model", e))?;
         self.sync("reading a model")?;
         self.from_dev += 4 * n as u64;
-        Ok(v.into_iter().map(|x| x as i32).collect())
+        Ok(v)
     }
 
     fn counters(&mut self) -> Result<Vec<u64>, EngineError> {

@@ -312,6 +312,9 @@ pub struct Geometry {
     pub lcap: u32,
 }
 
+/// Index of `scratch` in `Geometry::o` (where a search leaves its model's bits).
+pub const SCRATCH: usize = 11;
+
 /// Names of `Geometry::o`, in the order of the kernel's `Geo` fields.
 pub const OFFSETS: [&str; 23] = [
     "asg", "reason", "trail", "lim", "deps", "mark", "lmark", "prev", "next", "stamp", "phase",
@@ -539,6 +542,7 @@ mod tests {
             .split("};")
             .next()
             .unwrap();
+        assert_eq!(OFFSETS[SCRATCH], "scratch");
         for name in OFFSETS {
             assert!(
                 geo_fields.contains(&format!("o_{name}")),
