@@ -7,7 +7,9 @@
 //! Invariant: a model is returned once (the host keeps every model returned and drops repeats:
 //! each search blocks only its own models); the program is exhausted when any search has
 //! exhausted its space, since every model it excluded was returned before. A search that found
-//! a model waits (status MODEL) until the host has taken it, then blocks it and runs on.
+//! a model waits (status MODEL) until the host takes it — only when the caller asks for the
+//! next model, so with `-n 1` one model crosses the bus however many searches found one — then
+//! blocks it and runs on.
 
 use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};
@@ -57,7 +59,8 @@ pub trait Memory {
 pub struct ManyEngine {
     mem: Box<dyn Memory>,
     num_atoms: u32,
-    pending: VecDeque<Model>,
+    /// Searches holding a model the host has not taken yet.
+    pending: VecDeque<usize>,
     seen: HashSet<Vec<u32>>,
     exhausted: bool,
     stats: Stats,
@@ -121,17 +124,7 @@ impl ManyEngine {
         let mut unsat = false;
         for (sid, &st) in sts.iter().enumerate() {
             match st {
-                status::MODEL => {
-                    let bits = self.mem.model_bits(sid, (self.num_atoms as usize + 32) / 32)?;
-                    let atoms: Vec<u32> = (1..=self.num_atoms)
-                        .filter(|&v| bits[v as usize / 32] >> (v % 32) & 1 == 1)
-                        .collect();
-                    if self.seen.insert(atoms.clone()) {
-                        self.stats.models += 1;
-                        self.pending.push_back(Model { atoms });
-                    }
-                    self.mem.set_status(sid, status::BLOCK)?;
-                }
+                status::MODEL if !self.pending.contains(&sid) => self.pending.push_back(sid),
                 status::UNSAT => unsat = true,
                 status::ERROR => {
                     let e = self.mem.header_word(sid, h::ERR)?;
@@ -151,8 +144,16 @@ impl ManyEngine {
 
     fn search(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         loop {
-            if let Some(m) = self.pending.pop_front() {
-                return Ok(Step::Model(m));
+            while let Some(sid) = self.pending.pop_front() {
+                let bits = self.mem.model_bits(sid, (self.num_atoms as usize + 32) / 32)?;
+                self.mem.set_status(sid, status::BLOCK)?;
+                let atoms: Vec<u32> = (1..=self.num_atoms)
+                    .filter(|&v| bits[v as usize / 32] >> (v % 32) & 1 == 1)
+                    .collect();
+                if self.seen.insert(atoms.clone()) {
+                    self.stats.models += 1;
+                    return Ok(Step::Model(Model { atoms }));
+                }
             }
             if self.exhausted {
                 return Ok(Step::Exhausted);
