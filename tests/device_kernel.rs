@@ -10,7 +10,10 @@ use std::process::Command;
 fn a_tiny_learned_store_still_proves_unsatisfiability() {
     let out = Command::new(env!("CARGO_BIN_EXE_yasmin-rs"))
         .args(["--engine=emu", "--gpu-searches=32", "--stats", "-q"])
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/device/pigeons.lp"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/device/pigeons.lp"
+        ))
         .env("YASMIN_ARENA_WORDS", "1")
         .output()
         .expect("run yasmin-rs");

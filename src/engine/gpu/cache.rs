@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 
 use cudarc::nvrtc::{result, sys, Ptx};
 
-
 /// Where the image came from, for `--stats`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -38,7 +37,12 @@ pub fn image(arch: &str) -> Result<(Ptx, Origin), String> {
 
 /// The image of source `src` (cache files named after `tag`) for `sm_<arch>`.
 pub fn image_of(src: &str, tag: &str, arch: &str) -> Result<(Ptx, Origin), String> {
-    let key = fnv1a(&[src.as_bytes(), arch.as_bytes(), nvrtc_version().as_bytes(), b"lineinfo"]);
+    let key = fnv1a(&[
+        src.as_bytes(),
+        arch.as_bytes(),
+        nvrtc_version().as_bytes(),
+        b"lineinfo",
+    ]);
     let path = cache_dir().map(|d| d.join(format!("{tag}-sm{arch}-{key:016x}.cubin")));
     if let Some(bin) = path.as_deref().and_then(read_checked) {
         return Ok((Ptx::from_binary(bin), Origin::Cached));

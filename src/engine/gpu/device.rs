@@ -60,15 +60,42 @@ pub fn kernel_source() -> String {
 
 /// The many-searches kernel (`kernels/search/`), one translation unit in include order.
 pub const MANY_FILES: &[(&str, &str)] = &[
-    ("common.cuh", include_str!("../../../kernels/search/common.cuh")),
-    ("watch.cuh", include_str!("../../../kernels/search/watch.cuh")),
-    ("propagate.cuh", include_str!("../../../kernels/search/propagate.cuh")),
-    ("decide.cuh", include_str!("../../../kernels/search/decide.cuh")),
-    ("learn.cuh", include_str!("../../../kernels/search/learn.cuh")),
-    ("reduce.cuh", include_str!("../../../kernels/search/reduce.cuh")),
-    ("share.cuh", include_str!("../../../kernels/search/share.cuh")),
-    ("unfounded.cuh", include_str!("../../../kernels/search/unfounded.cuh")),
-    ("search.cu", include_str!("../../../kernels/search/search.cu")),
+    (
+        "common.cuh",
+        include_str!("../../../kernels/search/common.cuh"),
+    ),
+    (
+        "watch.cuh",
+        include_str!("../../../kernels/search/watch.cuh"),
+    ),
+    (
+        "propagate.cuh",
+        include_str!("../../../kernels/search/propagate.cuh"),
+    ),
+    (
+        "decide.cuh",
+        include_str!("../../../kernels/search/decide.cuh"),
+    ),
+    (
+        "learn.cuh",
+        include_str!("../../../kernels/search/learn.cuh"),
+    ),
+    (
+        "reduce.cuh",
+        include_str!("../../../kernels/search/reduce.cuh"),
+    ),
+    (
+        "share.cuh",
+        include_str!("../../../kernels/search/share.cuh"),
+    ),
+    (
+        "unfounded.cuh",
+        include_str!("../../../kernels/search/unfounded.cuh"),
+    ),
+    (
+        "search.cu",
+        include_str!("../../../kernels/search/search.cu"),
+    ),
 ];
 
 /// The many-searches kernel's source for NVRTC: every file once, without its `#include`s and
@@ -190,25 +217,31 @@ pub struct Device {
     pub image_origin: super::cache::Origin,
 }
 
+/// A context on GPU 0, its architecture ("90" for compute capability 9.0) and its number of
+/// multiprocessors. Checks [`available`] first.
+pub fn open_context() -> Result<(Arc<CudaContext>, String, u32), EngineError> {
+    available().map_err(EngineError::Device)?;
+    let ctx = CudaContext::new(0).map_err(|e| engine_error("opening GPU 0", e))?;
+    // One stream and explicit synchronisation: the engines order their own launches, so
+    // cudarc's per-buffer event tracking would only add work.
+    // SAFETY: no buffer exists yet and only the default stream is ever used.
+    unsafe { ctx.disable_event_tracking() };
+    let (major, minor) = ctx
+        .compute_capability()
+        .map_err(|e| engine_error("querying the GPU", e))?;
+    let sms = ctx
+        .attribute(
+            cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        )
+        .map_err(|e| engine_error("querying the GPU", e))? as u32;
+    Ok((ctx, format!("{major}{minor}"), sms))
+}
+
 impl Device {
     pub fn open() -> Result<Device, EngineError> {
-        available().map_err(EngineError::Device)?;
-        let ctx = CudaContext::new(0).map_err(|e| engine_error("opening GPU 0", e))?;
-        // One stream and explicit synchronisation: the engine orders its own launches, so
-        // cudarc's per-buffer event tracking would only add work.
-        // SAFETY: no buffer exists yet and only `stream` is ever used.
-        unsafe { ctx.disable_event_tracking() };
-        let (major, minor) = ctx
-            .compute_capability()
-            .map_err(|e| engine_error("querying the GPU", e))?;
-        let sm_count = ctx
-            .attribute(
-                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            )
-            .map_err(|e| engine_error("querying the GPU", e))? as u32;
+        let (ctx, arch, sm_count) = open_context()?;
         let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
-        let (image, origin) =
-            super::cache::image(&format!("{major}{minor}")).map_err(EngineError::Device)?;
+        let (image, origin) = super::cache::image(&arch).map_err(EngineError::Device)?;
         let module = ctx
             .load_module(image)
             .map_err(|e| engine_error("loading the compiled kernels", e))?;

@@ -145,7 +145,9 @@ impl ManyEngine {
     fn search(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         loop {
             while let Some(sid) = self.pending.pop_front() {
-                let bits = self.mem.model_bits(sid, (self.num_atoms as usize + 32) / 32)?;
+                let bits = self
+                    .mem
+                    .model_bits(sid, (self.num_atoms as usize + 32) / 32)?;
                 self.mem.set_status(sid, status::BLOCK)?;
                 let atoms: Vec<u32> = (1..=self.num_atoms)
                     .filter(|&v| bits[v as usize / 32] >> (v % 32) & 1 == 1)

@@ -7,9 +7,11 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg,
+};
 
-use super::device::{available, engine_error};
+use super::device::{engine_error, open_context};
 use super::many::Memory;
 use super::many_layout::SCRATCH;
 use super::many_layout::{
@@ -55,9 +57,12 @@ fn up<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone>(
     v: &[T],
 ) -> Result<CudaSlice<T>, EngineError> {
     if v.is_empty() {
-        return s.alloc_zeros::<T>(1).map_err(|e| engine_error("allocating device memory", e));
+        return s
+            .alloc_zeros::<T>(1)
+            .map_err(|e| engine_error("allocating device memory", e));
     }
-    s.clone_htod(v).map_err(|e| engine_error("uploading the program", e))
+    s.clone_htod(v)
+        .map_err(|e| engine_error("uploading the program", e))
 }
 
 impl CudaMemory {
@@ -67,17 +72,9 @@ impl CudaMemory {
         requested: Option<usize>,
         configure: impl Fn(usize) -> Vec<u32>,
     ) -> Result<CudaMemory, EngineError> {
-        available().map_err(EngineError::Device)?;
-        let ctx = CudaContext::new(0).map_err(|e| engine_error("opening GPU 0", e))?;
-        // SAFETY: no buffer exists yet and only `stream` is ever used.
-        unsafe { ctx.disable_event_tracking() };
-        let (major, minor) = ctx
-            .compute_capability()
-            .map_err(|e| engine_error("querying the GPU", e))?;
-        let sms = ctx
-            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map_err(|e| engine_error("querying the GPU", e))? as usize;
-        let (image, origin) = super::cache::image_of(&super::device::many_source(), "many", &format!("{major}{minor}"))
+        let (ctx, arch, sms) = open_context()?;
+        let sms = sms as usize;
+        let (image, origin) = super::cache::image_of(&super::device::many_source(), "many", &arch)
             .map_err(EngineError::Device)?;
         let module = ctx
             .load_module(image)
@@ -90,7 +87,9 @@ impl CudaMemory {
             .map_err(|e| engine_error("querying the occupancy of search_k", e))?
             as usize;
         let resident = (per_sm * sms * WARPS as usize).max(1);
-        let (free, _) = ctx.mem_get_info().map_err(|e| engine_error("querying device memory", e))?;
+        let (free, _) = ctx
+            .mem_get_info()
+            .map_err(|e| engine_error("querying device memory", e))?;
         let budget = (free as u64 / 100 * 85).saturating_sub(prog.bytes());
         let fit = (budget / geo.bytes_per_search()) as usize;
         let n = requested.unwrap_or(resident).min(resident).min(fit);
@@ -105,28 +104,28 @@ impl CudaMemory {
         let s = &stream;
         let a = &prog;
         let p32 = vec![
-            up(s, &a.ng_lits)?,    // 0
-            up(s, &a.ng_off)?,     // 1
-            up(s, &a.socc_off)?,   // 2
-            up(s, &a.socc)?,       // 3
-            up(s, &a.order_occ)?,  // 4
-            up(s, &a.img_len)?,    // 5
-            up(s, &a.img_head)?,   // 6
-            up(s, &a.scc)?,        // 7
-            up(s, &a.cyc_atoms)?,  // 8
-            up(s, &a.sup_head)?,   // 9
-            up(s, &a.sup_rule)?,   // 10
-            up(s, &a.hsup_off)?,   // 11
-            up(s, &a.hsup)?,       // 12
-            up(s, &a.dep_off)?,    // 13
-            up(s, &a.dep_sup)?,    // 14
-            up(s, &a.rule_body)?,  // 15
+            up(s, &a.ng_lits)?,       // 0
+            up(s, &a.ng_off)?,        // 1
+            up(s, &a.socc_off)?,      // 2
+            up(s, &a.socc)?,          // 3
+            up(s, &a.order_occ)?,     // 4
+            up(s, &a.img_len)?,       // 5
+            up(s, &a.img_head)?,      // 6
+            up(s, &a.scc)?,           // 7
+            up(s, &a.cyc_atoms)?,     // 8
+            up(s, &a.sup_head)?,      // 9
+            up(s, &a.sup_rule)?,      // 10
+            up(s, &a.hsup_off)?,      // 11
+            up(s, &a.hsup)?,          // 12
+            up(s, &a.dep_off)?,       // 13
+            up(s, &a.dep_sup)?,       // 14
+            up(s, &a.rule_body)?,     // 15
             up(s, &a.rule_body_var)?, // 16
-            up(s, &a.body_off)?,   // 17
-            up(s, &a.body_items)?, // 18
-            up(s, &a.body_kind)?,  // 19
-            up(s, &a.sum_off)?,    // 20
-            up(s, &a.sum_lits)?,   // 21
+            up(s, &a.body_off)?,      // 17
+            up(s, &a.body_items)?,    // 18
+            up(s, &a.body_kind)?,     // 19
+            up(s, &a.sum_off)?,       // 20
+            up(s, &a.sum_lits)?,      // 21
         ];
         let p64 = vec![up(s, &a.img_pool)?];
         let pi64 = vec![up(s, &a.dep_w)?, up(s, &a.sum_w)?, up(s, &a.sum_lower)?];
@@ -166,13 +165,21 @@ impl CudaMemory {
         let base = s
             .alloc_zeros::<u32>(words as usize)
             .map_err(|e| engine_error("allocating the searches' memory", e))?;
-        let hdr = s.alloc_zeros::<u32>(n * H_WORDS).map_err(|e| engine_error("allocating device memory", e))?;
-        let ctr = s.alloc_zeros::<u64>(n * C_WORDS).map_err(|e| engine_error("allocating device memory", e))?;
+        let hdr = s
+            .alloc_zeros::<u32>(n * H_WORDS)
+            .map_err(|e| engine_error("allocating device memory", e))?;
+        let ctr = s
+            .alloc_zeros::<u64>(n * C_WORDS)
+            .map_err(|e| engine_error("allocating device memory", e))?;
         let cfg_host = configure(n);
         debug_assert_eq!(cfg_host.len(), n * CFG_WORDS);
         let cfg = up(s, &cfg_host)?;
-        let st = s.alloc_zeros::<u32>(n).map_err(|e| engine_error("allocating device memory", e))?;
-        let global = s.alloc_zeros::<u32>(4).map_err(|e| engine_error("allocating device memory", e))?;
+        let st = s
+            .alloc_zeros::<u32>(n)
+            .map_err(|e| engine_error("allocating device memory", e))?;
+        let global = s
+            .alloc_zeros::<u32>(4)
+            .map_err(|e| engine_error("allocating device memory", e))?;
         let share = s
             .alloc_zeros::<u32>(SHARE_SLOTS as usize * SHARE_WORDS)
             .map_err(|e| engine_error("allocating device memory", e))?;
@@ -184,7 +191,8 @@ impl CudaMemory {
         g.cfg = ptr(&cfg, s);
         g.status = ptr(&st, s);
         g.global = ptr(&global, s);
-        s.synchronize().map_err(|e| engine_error("uploading the program", e))?;
+        s.synchronize()
+            .map_err(|e| engine_error("uploading the program", e))?;
         Ok(CudaMemory {
             _ctx: ctx,
             stream,

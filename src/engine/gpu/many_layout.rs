@@ -143,9 +143,7 @@ impl ProgArrays {
         }
         let mut order_occ: Vec<u32> = (1..nv as u32).collect();
         order_occ.sort_by_key(|&v| (std::cmp::Reverse(occ[v as usize]), v));
-        let vkind = (0..nv)
-            .map(|v| u8::from(v as u32 > g.num_atoms))
-            .collect();
+        let vkind = (0..nv).map(|v| u8::from(v as u32 > g.num_atoms)).collect();
         // The initial watch image: literals 0 and 1 of each long nogood.
         let mut img_len = vec![0u32; 2 * nv];
         for id in first_long..n_input {
@@ -223,8 +221,10 @@ impl ProgArrays {
             match body {
                 BodyDef::Conj { pos, neg } => {
                     self.body_kind.push(0);
-                    self.body_items.extend(pos.iter().map(|&q| Lit::t(q).code()));
-                    self.body_items.extend(neg.iter().map(|&q| Lit::f(q).code()));
+                    self.body_items
+                        .extend(pos.iter().map(|&q| Lit::t(q).code()));
+                    self.body_items
+                        .extend(neg.iter().map(|&q| Lit::f(q).code()));
                 }
                 BodyDef::Sum { lower, lits } => {
                     self.body_kind.push(1);
@@ -334,28 +334,28 @@ impl Geometry {
         let n_sup = p.sup_head.len() as u64;
         // (words, 8-byte aligned)
         let sizes: [(u64, bool); 23] = [
-            (nv, false),                           // asg
-            (nv, false),                           // reason
-            (nv + 1, false),                       // trail
-            (nv + 2, false),                       // lim
-            (4 * nv, true),                        // deps
-            (nv, false),                           // mark
-            (nv + 2, false),                       // lmark
-            (nv, false),                           // prev
-            (nv, false),                           // next
-            (nv, false),                           // stamp
-            (nv, false),                           // phase
-            (nv + 1, false),                       // scratch
-            (nv + 1, false),                       // inject
-            (2 * p.n_long() as u64, true),         // wpair
-            (2 * nv, false),                       // whead
-            (2 * nv, false),                       // wtail
-            (2 * nv, false),                       // wlen
-            (pool_blocks, false),                  // bnext
-            (pool_blocks * 2 * BLOCK as u64, true), // pool
-            (arena_words, false),                  // arena
-            (if p.ufs { na } else { 1 }, false),   // founded
-            (if p.ufs { na } else { 1 }, false),   // ufsq
+            (nv, false),                               // asg
+            (nv, false),                               // reason
+            (nv + 1, false),                           // trail
+            (nv + 2, false),                           // lim
+            (4 * nv, true),                            // deps
+            (nv, false),                               // mark
+            (nv + 2, false),                           // lmark
+            (nv, false),                               // prev
+            (nv, false),                               // next
+            (nv, false),                               // stamp
+            (nv, false),                               // phase
+            (nv + 1, false),                           // scratch
+            (nv + 1, false),                           // inject
+            (2 * p.n_long() as u64, true),             // wpair
+            (2 * nv, false),                           // whead
+            (2 * nv, false),                           // wtail
+            (2 * nv, false),                           // wlen
+            (pool_blocks, false),                      // bnext
+            (pool_blocks * 2 * BLOCK as u64, true),    // pool
+            (arena_words, false),                      // arena
+            (if p.ufs { na } else { 1 }, false),       // founded
+            (if p.ufs { na } else { 1 }, false),       // ufsq
             (if p.ufs { 2 * n_sup } else { 2 }, true), // ufsacc
         ];
         let mut o = [0u32; 23];
@@ -477,7 +477,11 @@ mod tests {
             .lines()
             .find(|l| l.starts_with(&format!("#define {name} ")))
             .unwrap_or_else(|| panic!("{name} not in common.cuh"));
-        let v = line.split_whitespace().nth(2).unwrap().trim_end_matches('u');
+        let v = line
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .trim_end_matches('u');
         v.parse().unwrap()
     }
 

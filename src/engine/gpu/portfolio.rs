@@ -37,14 +37,62 @@ pub struct Row {
 }
 
 pub const ROWS: [Row; 8] = [
-    Row { name: "asp-luby100", restart: 100, sign: Sign::Asp, order: Order::Index, save_phase: true },
-    Row { name: "asp-luby256-occ", restart: 256, sign: Sign::Asp, order: Order::Occurrences, save_phase: true },
-    Row { name: "false-luby64-random", restart: 64, sign: Sign::False, order: Order::Random, save_phase: true },
-    Row { name: "random-luby512-random-nosave", restart: 512, sign: Sign::Random, order: Order::Random, save_phase: false },
-    Row { name: "asp-luby32-occ-nosave", restart: 32, sign: Sign::Asp, order: Order::Occurrences, save_phase: false },
-    Row { name: "asp-luby100-random", restart: 100, sign: Sign::Asp, order: Order::Random, save_phase: true },
-    Row { name: "true-luby128-random", restart: 128, sign: Sign::True, order: Order::Random, save_phase: true },
-    Row { name: "false-luby256-occ", restart: 256, sign: Sign::False, order: Order::Occurrences, save_phase: true },
+    Row {
+        name: "asp-luby100",
+        restart: 100,
+        sign: Sign::Asp,
+        order: Order::Index,
+        save_phase: true,
+    },
+    Row {
+        name: "asp-luby256-occ",
+        restart: 256,
+        sign: Sign::Asp,
+        order: Order::Occurrences,
+        save_phase: true,
+    },
+    Row {
+        name: "false-luby64-random",
+        restart: 64,
+        sign: Sign::False,
+        order: Order::Random,
+        save_phase: true,
+    },
+    Row {
+        name: "random-luby512-random-nosave",
+        restart: 512,
+        sign: Sign::Random,
+        order: Order::Random,
+        save_phase: false,
+    },
+    Row {
+        name: "asp-luby32-occ-nosave",
+        restart: 32,
+        sign: Sign::Asp,
+        order: Order::Occurrences,
+        save_phase: false,
+    },
+    Row {
+        name: "asp-luby100-random",
+        restart: 100,
+        sign: Sign::Asp,
+        order: Order::Random,
+        save_phase: true,
+    },
+    Row {
+        name: "true-luby128-random",
+        restart: 128,
+        sign: Sign::True,
+        order: Order::Random,
+        save_phase: true,
+    },
+    Row {
+        name: "false-luby256-occ",
+        restart: 256,
+        sign: Sign::False,
+        order: Order::Occurrences,
+        save_phase: true,
+    },
 ];
 
 /// The configuration words of `n` searches.
