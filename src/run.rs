@@ -230,8 +230,10 @@ fn make_engine(
         let engine = match plan.gpu_engine {
             GpuEngine::Single => gpu::GpuEngine::new(ground, completion, opts)
                 .map(|e| Box::new(e) as Box<dyn Engine>),
-            GpuEngine::Many => gpu::many::ManyEngine::new(ground, completion, opts, Backend::Device)
-                .map(|e| Box::new(e) as Box<dyn Engine>),
+            GpuEngine::Many => {
+                gpu::many::ManyEngine::new(ground, completion, opts, Backend::Device)
+                    .map(|e| Box::new(e) as Box<dyn Engine>)
+            }
         };
         engine.map_err(|e| (engine_code(&e), e.to_string()))
     };
@@ -249,7 +251,9 @@ fn make_engine(
             Ok(cpu())
         }
         EngineKind::Emu => {
-            let opts = plan.device.expect("a plan with the GPU engine has its options");
+            let opts = plan
+                .device
+                .expect("a plan with the GPU engine has its options");
             Ok(Box::new(
                 gpu::many::ManyEngine::new(ground, completion, opts, Backend::Emulated)
                     .map_err(engine_failure)?,

@@ -7,30 +7,11 @@
 mod common;
 
 use common::answer_sets;
-use common::bin::{clingo, example, yasmin, Run, BIN, ROOT};
+use common::bin::{clingo, example, gringo, yasmin, Run, BIN, ROOT};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// gringo's aspif for the program `text`.
-fn gringo(text: &str, args: &[&str]) -> Vec<u8> {
-    let mut child = Command::new("gringo")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("gringo must be installed (apt-get install gringo)");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "gringo failed on {text}");
-    out.stdout
-}
 
 /// A file under this test run's temporary directory.
 fn tmp_file(name: &str, bytes: &[u8]) -> PathBuf {

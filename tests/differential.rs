@@ -63,6 +63,17 @@ struct Answers {
     exit: Option<i32>,
 }
 
+/// The atoms of the line after `Answer: N`, sorted.
+fn sorted_atoms(line: Option<&str>) -> Vec<String> {
+    let mut atoms: Vec<String> = line
+        .unwrap_or("")
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    atoms.sort();
+    atoms
+}
+
 /// Parse clingo-style text: `Answer: N` (clingo 5.8 appends ` (Time: ...)`) then one line of
 /// atoms; the result word on a line of its own.
 fn parse_text(out: &str, exit: Option<i32>) -> Answers {
@@ -72,14 +83,7 @@ fn parse_text(out: &str, exit: Option<i32>) -> Answers {
     while let Some(l) = lines.next() {
         let l = l.trim_end();
         if l.starts_with("Answer:") {
-            let mut atoms: Vec<String> = lines
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(str::to_owned)
-                .collect();
-            atoms.sort();
-            sets.push(atoms);
+            sets.push(sorted_atoms(lines.next()));
         } else if matches!(
             l,
             "SATISFIABLE" | "UNSATISFIABLE" | "UNKNOWN" | "OPTIMUM FOUND" | "INTERRUPTED"
@@ -331,13 +335,7 @@ fn parse_opt(out: &str, exit: Option<i32>) -> Optimal {
     while let Some(l) = lines.next() {
         let l = l.trim_end();
         if l.starts_with("Answer:") {
-            let mut atoms: Vec<String> = lines
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(str::to_owned)
-                .collect();
-            atoms.sort();
+            let atoms = sorted_atoms(lines.next());
             let costs = match lines.peek() {
                 Some(c) if c.starts_with("Optimization:") => {
                     let c = c["Optimization:".len()..].trim().to_owned();

@@ -75,5 +75,8 @@ fn the_many_searches_kernel_compiles_to_a_cubin_for_sm_90() {
     let bin = yasmin_rs::engine::gpu::cache::compile_cubin(&device::many_source(), "90")
         .unwrap_or_else(|log| panic!("{log}"));
     assert_eq!(&bin[..4], b"\x7fELF", "a CUBIN is an ELF image");
-    assert!(bin.windows(8).any(|w| w == b"search_k"), "search_k is not in the CUBIN");
+    assert!(
+        bin.windows(8).any(|w| w == b"search_k"),
+        "search_k is not in the CUBIN"
+    );
 }

@@ -8,10 +8,8 @@
 mod common;
 
 use common::answer_sets;
-use common::bin::{clingo, yasmin, Run, ROOT};
+use common::bin::{clingo, gringo, yasmin, Run, ROOT};
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn fixture(name: &str) -> String {
@@ -201,21 +199,11 @@ fn the_gpu_engine_refuses_optimisation() {
 /// model costs 0 is the pigeonhole principle, far too hard for a second.
 #[test]
 fn time_limit_prints_the_best_model_found() {
-    let mut child = Command::new("gringo")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("gringo must be installed (apt-get install gringo)");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            b"p(1..16). h(1..15). 1 { in(P,H) : h(H) } 1 :- p(P).
-              #minimize{ 1,P,Q : in(P,H), in(Q,H), P < Q }.",
-        )
-        .unwrap();
-    let ground = child.wait_with_output().unwrap().stdout;
+    let ground = gringo(
+        "p(1..16). h(1..15). 1 { in(P,H) : h(H) } 1 :- p(P).
+         #minimize{ 1,P,Q : in(P,H), in(Q,H), P < Q }.",
+        &[],
+    );
     let start = Instant::now();
     let r = yasmin(&["--time-limit=1", "--engine=cpu", "-q"], Some(&ground));
     assert!(start.elapsed() < Duration::from_secs(20));

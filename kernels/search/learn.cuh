@@ -8,13 +8,7 @@
 // nogood as reason. The learned nogood is violated before the backjump and has exactly one
 // literal (index 0) of the conflict level; index 1 has the backjump level.
 
-#include "decide.cuh"
-
-// Defined in share.cuh (included after this file).
-YS_D void share_export(const Geo& g, const Srch& s, const u32* lits, u32 n);
-YS_D void share_export_hook(const Geo& g, const Srch& s, const u32* lits, u32 n) {
-    share_export(g, s, lits, n);
-}
+#include "share.cuh"
 
 // Highest level among the literals of nogood ref (all lanes).
 YS_D u32 max_level(const Prog& P, const Srch& s, u32 ref) {
@@ -299,9 +293,9 @@ YS_D void resolve(const Prog& P, const Geo& g, const Srch& s, u32 ref, bool perm
     }
     if (len == 1) {
         if (YS_LANE == 0) imply(s, lneg(s.scratch[0]), YSM_NONE, s.scratch, 1, bt);
-        if (YS_LANE == 0) share_export_hook(g, s, s.scratch, 1);
+        if (YS_LANE == 0) share_export(g, s, s.scratch, 1);
     } else {
-        if (YS_LANE == 0) share_export_hook(g, s, s.scratch, len);
+        if (YS_LANE == 0) share_export(g, s, s.scratch, len);
         u32 r = store_learned(g, s, permanent ? 0u : (lbd < 1 ? 1u : lbd));
         if (r == YSM_NONE) return;
         if (YS_LANE == 0) imply(s, lneg(s.scratch[0]), r, s.arena + (r - YSM_LEARNED) + YSM_LHDR, len, bt);

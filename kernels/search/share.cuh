@@ -9,7 +9,7 @@
 // keeps every search sound, and a search that exhausts its space with them has still seen every
 // model.
 
-#include "reduce.cuh"
+#include "decide.cuh"
 
 // Write nogood lits[0..n) to the ring (lane 0).
 YS_D void share_export(const Geo& g, const Srch& s, const u32* lits, u32 n) {

@@ -16,7 +16,7 @@
 // false literals outside P. Every literal but T seed holds, and the nogood holds in every answer
 // set: with the seed true it is a conflict, with the seed open it makes the seed false.
 
-#include "share.cuh"
+#include "reduce.cuh"
 
 #define YSM_FOUNDED 1u
 #define YSM_INPART 2u

@@ -112,7 +112,11 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
         )?;
     }
     if s.gpu_searches > 0 {
-        writeln!(o, "{c}{:<w$}: {} ({})", "GPU searches", s.gpu_searches, s.gpu_portfolio)?;
+        writeln!(
+            o,
+            "{c}{:<w$}: {} ({})",
+            "GPU searches", s.gpu_searches, s.gpu_portfolio
+        )?;
         let each = |n: u64| per(n, s.gpu_searches) / s.search_time.as_secs_f64().max(1e-9);
         writeln!(
             o,

@@ -36,6 +36,25 @@ pub fn yasmin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
 }
 
+/// gringo's aspif for the program `text`.
+pub fn gringo(text: &str, args: &[&str]) -> Vec<u8> {
+    let mut child = Command::new("gringo")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("gringo must be installed (apt-get install gringo)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "gringo failed on {text}");
+    out.stdout
+}
+
 /// A file of the repository's `examples/`.
 pub fn example(name: &str) -> String {
     format!("{ROOT}/examples/{name}")

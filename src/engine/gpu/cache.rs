@@ -35,13 +35,17 @@ pub fn image(arch: &str) -> Result<(Ptx, Origin), String> {
     image_of(&super::device::kernel_source(), "kernels", arch)
 }
 
+/// NVRTC's options besides the architecture (part of the cache key). Line information costs
+/// nothing at run time and lets compute-sanitizer and the profilers name source lines.
+const OPTIONS: [&str; 2] = ["--std=c++17", "--generate-line-info"];
+
 /// The image of source `src` (cache files named after `tag`) for `sm_<arch>`.
 pub fn image_of(src: &str, tag: &str, arch: &str) -> Result<(Ptx, Origin), String> {
     let key = fnv1a(&[
         src.as_bytes(),
         arch.as_bytes(),
         nvrtc_version().as_bytes(),
-        b"lineinfo",
+        OPTIONS.join(" ").as_bytes(),
     ]);
     let path = cache_dir().map(|d| d.join(format!("{tag}-sm{arch}-{key:016x}.cubin")));
     if let Some(bin) = path.as_deref().and_then(read_checked) {
@@ -60,13 +64,8 @@ pub fn compile_cubin(src: &str, arch: &str) -> Result<Vec<u8>, String> {
     let c_src = CString::new(src).map_err(|_| "kernel source holds a NUL byte".to_string())?;
     let prog = result::create_program(&c_src, Some(c"yasmin.cu"))
         .map_err(|e| format!("NVRTC could not create the program: {e:?}"))?;
-    // Line information costs nothing at run time and lets compute-sanitizer and the profilers
-    // name source lines.
-    let opts = [
-        format!("--gpu-architecture=sm_{arch}"),
-        "--std=c++17".into(),
-        "--generate-line-info".into(),
-    ];
+    let mut opts = vec![format!("--gpu-architecture=sm_{arch}")];
+    opts.extend(OPTIONS.iter().map(|o| o.to_string()));
     // SAFETY: `prog` was created above and is destroyed once, at the end.
     let out = unsafe {
         match result::compile_program(prog, &opts) {

@@ -77,16 +77,16 @@ pub const MANY_FILES: &[(&str, &str)] = &[
         include_str!("../../../kernels/search/decide.cuh"),
     ),
     (
+        "share.cuh",
+        include_str!("../../../kernels/search/share.cuh"),
+    ),
+    (
         "learn.cuh",
         include_str!("../../../kernels/search/learn.cuh"),
     ),
     (
         "reduce.cuh",
         include_str!("../../../kernels/search/reduce.cuh"),
-    ),
-    (
-        "share.cuh",
-        include_str!("../../../kernels/search/share.cuh"),
     ),
     (
         "unfounded.cuh",

@@ -25,7 +25,7 @@ pub struct EmuMemory {
     base: Vec<u64>,
     hdr: Vec<u32>,
     ctr: Vec<u64>,
-    cfg: Vec<u32>,
+    _cfg: Vec<u32>,
     status: Vec<u32>,
     global: Vec<u32>,
     _share: Vec<u32>,
@@ -92,7 +92,7 @@ impl EmuMemory {
             base,
             hdr,
             ctr,
-            cfg,
+            _cfg: cfg,
             status,
             global,
             _share: share,
@@ -118,7 +118,6 @@ impl Memory for EmuMemory {
                 break;
             }
         }
-        let _ = (&self.base, &self.cfg);
         Ok(())
     }
 

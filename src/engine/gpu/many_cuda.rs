@@ -15,7 +15,7 @@ use super::device::{engine_error, open_context};
 use super::many::Memory;
 use super::many_layout::SCRATCH;
 use super::many_layout::{
-    status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
+    GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
 };
 use crate::engine::EngineError;
@@ -293,7 +293,6 @@ impl Memory for CudaMemory {
             .memcpy_htod(&[st], &mut self.status.slice_mut(sid..sid + 1))
             .map_err(|e| engine_error("writing a search status", e))?;
         self.to_dev += 8;
-        let _ = status::RUN;
         Ok(())
     }
 
