@@ -60,6 +60,8 @@ STAT_KEYS = {
     "kernel_launches": ["kernel_launches", "kernel_calls", "launches"],
     "bytes_to_device": ["bytes_to_device", "host_device"],
     "bytes_from_device": ["bytes_from_device", "device_host"],
+    "gpu_searches": ["gpu_searches"],
+    "cubes_refuted": ["cubes"],
 }
 
 

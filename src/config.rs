@@ -225,6 +225,12 @@ pub struct Config {
     #[arg(long = "gpu-searches", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub gpu_searches: Option<u32>,
 
+    /// GPU engine: every second search works on cubes, the 2^K sign patterns of K variables,
+    /// to share out proofs of unsatisfiability; 0: no splitting [default: about four cubes per
+    /// splitting search].
+    #[arg(long = "gpu-cubes", value_name = "K", value_parser = clap::value_parser!(u32).range(0..=16))]
+    pub gpu_cubes: Option<u32>,
+
     /// GPU engine variant (debugging and comparison).
     #[arg(long = "gpu-engine", value_enum, default_value_t = GpuEngine::Many, hide = true)]
     pub gpu_engine: GpuEngine,

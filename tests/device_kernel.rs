@@ -2,7 +2,7 @@
 //! learned store so small that deletion runs at almost every restart, 32 searches sharing
 //! nogoods, on an unsatisfiable program that needs thousands of conflicts (regression: a store
 //! filled by imported binary nogoods, or by conflicts in a row, ended the search with internal
-//! error 2).
+//! error 2); and the same proof split into cubes.
 
 use std::process::Command;
 
@@ -30,4 +30,34 @@ fn a_tiny_learned_store_still_proves_unsatisfiability() {
         .expect("a Lemmas line with Deleted");
     assert!(deleted > 100, "{stdout}");
     assert!(stdout.contains("imported"), "{stdout}");
+}
+
+#[test]
+fn splitting_into_cubes_proves_unsatisfiability() {
+    let out = Command::new(env!("CARGO_BIN_EXE_yasmin-rs"))
+        .args([
+            "--engine=emu",
+            "--gpu-searches=8",
+            "--gpu-cubes=6",
+            "--stats",
+            "-q",
+        ])
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/device/pigeons.lp"
+        ))
+        .output()
+        .expect("run yasmin-rs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(20), "{stdout}\n{stderr}");
+    // Cubes were handed out and refuted (all 64, unless a search proved it for all first).
+    let refuted: u64 = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("Cubes"))
+        .and_then(|l| l.split(": ").nth(1))
+        .and_then(|d| d.split(" of 64").next())
+        .and_then(|d| d.trim().parse().ok())
+        .expect("a Cubes line: N of 64 refuted");
+    assert!(refuted > 0, "{stdout}");
 }

@@ -220,6 +220,8 @@ fn check_program(
     engine: &str,
 ) -> Result<Agreement, Mismatch> {
     let searches = (1 + vars_with % 8).to_string();
+    // The split: none, the default (cubes from 4 searches on), or 2^5 cubes whatever the count.
+    let cubes = ["--gpu-cubes=0", "", "--gpu-cubes=5"][(vars_with / 8) % 3];
     let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
     let want_exit = if expected.sets.is_empty() { 20 } else { 30 };
     let mut runs: Vec<(&str, &str, Option<&str>)> =
@@ -252,8 +254,11 @@ fn check_program(
         }
         if engine == "emu" {
             // The device engine's kernel on the host: 1 to 8 searches, so every row of the
-            // portfolio and the sharing of models between searches are exercised.
+            // portfolio, the sharing of models between searches and the split are exercised.
             args.extend(["--gpu-searches", &searches]);
+            if !cubes.is_empty() {
+                args.push(cubes);
+            }
         }
         let (out, err, code) = run_limited(
             Command::new(solver_bin())

@@ -133,7 +133,8 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_UFS_NEXT 29  // decisions until the next unfounded-set check at a partial assignment
 #define YSM_H_UFS_GAP 30   // the gap after it (doubles while checks find nothing)
 #define YSM_H_SHARE_CUR 31 // the next slot of the sharing ring to import
-#define YSM_H_WORDS 32
+#define YSM_H_CUBE 32      // the cube this search works on (cube.cuh), or YSM_NONE
+#define YSM_H_WORDS 40
 
 // ---- per-search 64-bit counters ----
 #define YSM_C_DECISIONS 0
@@ -148,7 +149,8 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_C_MODELS 9
 #define YSM_C_EXPORTED 10  // learned nogoods written to the sharing ring
 #define YSM_C_IMPORTED 11  // nogoods of other searches taken from it
-#define YSM_C_WORDS 12
+#define YSM_C_CUBES 12     // cubes this search refuted
+#define YSM_C_WORDS 13
 
 // ---- the sharing ring (global): slots of YSM_SHARE_WORDS words, [len | sid << 8, seq, lits] ----
 #define YSM_SHARE_WORDS 8
@@ -162,6 +164,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_CFG_ORDER 3      // YSM_ORDER_*
 #define YSM_CFG_SEED 4
 #define YSM_CFG_SAVE 5       // 1: phase saving
+#define YSM_CFG_CUBE 6       // 1: the search works on cubes (cube.cuh) while any are left
 #define YSM_CFG_WORDS 8
 
 #define YSM_SIGN_ASP 0     // atoms false, bodies and auxiliaries true (clasp's sign heuristic)
@@ -171,6 +174,18 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_ORDER_INDEX 0  // initial queue: variables by index (the last decided first)
 #define YSM_ORDER_OCC 1    // by occurrences in the input nogoods (most first)
 #define YSM_ORDER_RANDOM 2 // a random permutation from the seed
+
+// ---- the global words (one array for all searches) ----
+#define YSM_G_MODELS 0     // searches that found a model during the slice
+#define YSM_G_ENDED 1      // searches that ended (unsat or error) during the slice
+#define YSM_G_STOP 2       // 1: every search ends its slice
+#define YSM_G_SHARE_HEAD 3 // nogoods written to the sharing ring (its next slot)
+#define YSM_G_CUBE_NEXT 4  // the next cube to hand out
+#define YSM_G_CUBE_DONE 5  // cubes refuted
+#define YSM_G_CUBE_BITS 6  // k: the cubes are the 2^k sign patterns of k variables (0: none)
+#define YSM_G_CUBE_VAR 8   // the k variables (cube c makes variable j true iff bit j of c)
+#define YSM_CUBE_MAX_BITS 16
+#define YSM_G_WORDS 24
 
 #define YSM_DEPS_LEVELS 128  // fwd: levels tracked by the two-word bitmaps
 #define YSM_BLOCK 16u        // watch entries per pool block
@@ -229,8 +244,7 @@ struct Geo {
     u64* ctr;              // n_searches * YSM_C_WORDS
     const u32* cfg;        // n_searches * YSM_CFG_WORDS
     u32* status;           // n_searches: H_STATUS as of the end of the last slice
-    u32* global;           // [0]: models waiting, [1]: searches that ended (unsat/error), [2] stop,
-                           // [3]: nogoods written to the sharing ring (its next slot)
+    u32* global;           // YSM_G_WORDS words, YSM_G_*
     u32* share;            // the sharing ring: share_slots * YSM_SHARE_WORDS words
     u64 stride;
     u32 o_asg, o_reason, o_trail, o_lim, o_deps, o_mark, o_lmark, o_prev, o_next, o_stamp;

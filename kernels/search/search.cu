@@ -10,7 +10,7 @@
 // bits in `scratch`, atom v at bit v % 32 of word v / 32), must block the model the host took
 // (BLOCK), or has ended (UNSAT: no further model; ERROR).
 
-#include "unfounded.cuh"
+#include "cube.cuh"
 
 // First slice: watches from the image, the VMTF queue, the units at level 1.
 YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
@@ -88,6 +88,8 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         H[YSM_H_TICK] = 0;
         H[YSM_H_UFS_NEXT] = 0;
         H[YSM_H_UFS_GAP] = 1;
+        H[YSM_H_CUBE] = YSM_NONE;
+        if (s.cfg[YSM_CFG_CUBE]) cube_take(g, s);
         s.lim[1] = 0;
     }
     ys_sync();
@@ -146,7 +148,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         // The clock and the stop flag every 16 iterations.
         u32 stop = 0;
         if (lane == 0 && (++H[YSM_H_TICK] & 15u) == 0) {
-            stop = ys_now_ns() >= deadline || ys_vol(g.global[2]) != 0;
+            stop = ys_now_ns() >= deadline || ys_vol(g.global[YSM_G_STOP]) != 0;
         }
         if (ys_bcast(stop)) break;
         u32 t0 = H[YSM_H_TRAIL];
@@ -180,6 +182,17 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             restart(g, s, nv2);
             share_import(g, s);
             continue;
+        }
+        if (H[YSM_H_CUBE] != YSM_NONE) {
+            u32 a = cube_assumption(g, s);
+            if (a == YSM_REFUTED) {
+                cube_refuted(g, s, nv2);
+                continue;
+            }
+            if (a != YSM_NONE) {
+                decide(s, a);
+                continue;
+            }
         }
         u32 v = pick_var(s);
         // Non-tight: the unfounded-set check at every total assignment, and at partial ones
@@ -220,8 +233,8 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             if (lane == 0) {
                 H[YSM_H_STATUS] = YSM_ST_MODEL;
                 s.C[YSM_C_MODELS] += 1;
-                ys_add(&g.global[0], 1u);
-                if (g.stop_on_model) g.global[2] = 1;
+                ys_add(&g.global[YSM_G_MODELS], 1u);
+                if (g.stop_on_model) g.global[YSM_G_STOP] = 1;
             }
             ys_sync();
             break;
@@ -238,7 +251,7 @@ extern "C" void ysm_search_host(const Prog* P, const Geo* g, u32 sid, u64 budget
     Srch s = srch_of(*g, sid, H);
     search_run(*P, *g, s, ys_now_ns() + budget_ns);
     g->status[sid] = H[YSM_H_STATUS];
-    if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) g->global[1] += 1;
+    if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) g->global[YSM_G_ENDED] += 1;
 }
 #else
 #define YSM_MAX_WARPS 8
@@ -252,16 +265,16 @@ extern "C" __global__ void search_k(Prog P, Geo g, u64 slice_ns) {
     u32* gh = g.hdr + (u64)sid * YSM_H_WORDS;
     u32 st = gh[YSM_H_STATUS];
     if (st == YSM_ST_MODEL || st == YSM_ST_UNSAT || st == YSM_ST_ERROR) return;
-    if (lane < YSM_H_WORDS) H[lane] = gh[lane];
+    for (u32 k = lane; k < YSM_H_WORDS; k += 32) H[k] = gh[k];
     ys_sync();
     u64 deadline = ys_now_ns() + slice_ns;
     Srch s = srch_of(g, sid, H);
     search_run(P, g, s, deadline);
     ys_sync();
-    if (lane < YSM_H_WORDS) gh[lane] = H[lane];
+    for (u32 k = lane; k < YSM_H_WORDS; k += 32) gh[k] = H[k];
     if (lane == 0) {
         g.status[sid] = H[YSM_H_STATUS];
-        if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) atomicAdd(&g.global[1], 1u);
+        if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) atomicAdd(&g.global[YSM_G_ENDED], 1u);
     }
 }
 #endif

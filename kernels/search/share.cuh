@@ -14,7 +14,7 @@
 // Write nogood lits[0..n) to the ring (lane 0).
 YS_D void share_export(const Geo& g, const Srch& s, const u32* lits, u32 n) {
     if (g.share_slots == 0 || n > YSM_SHARE_MAX) return;
-    u32 c = ys_add(&g.global[3], 1u);
+    u32 c = ys_add(&g.global[YSM_G_SHARE_HEAD], 1u);
     u32* slot = g.share + (u64)(c % g.share_slots) * YSM_SHARE_WORDS;
     slot[1] = YSM_NONE;
 #ifndef YS_EMU
@@ -62,7 +62,7 @@ YS_D void share_import(const Geo& g, const Srch& s) {
     if (g.share_slots == 0) return;
     if (YS_LANE == 0) {
         u32* H = s.H;
-        u32 head = ys_vol(g.global[3]);
+        u32 head = ys_vol(g.global[YSM_G_SHARE_HEAD]);
         u32 cur = H[YSM_H_SHARE_CUR];
         if (head - cur > g.share_slots) cur = head - g.share_slots;
         // At most YSM_SHARE_TAKE a restart, and none while the store is half full: the rest

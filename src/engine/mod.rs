@@ -141,4 +141,7 @@ pub struct Options {
     pub restarts: crate::config::RestartPolicy,
     /// Many-searches device engine: searches at once (`None`: as many as fit).
     pub searches: Option<u32>,
+    /// Many-searches device engine: split into 2^k cubes (`Some(0)`: no splitting; `None`:
+    /// as many as the searches need).
+    pub cubes: Option<u32>,
 }

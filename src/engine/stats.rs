@@ -45,6 +45,9 @@ pub struct Stats {
     /// from it by other searches.
     pub shared_out: u64,
     pub shared_in: u64,
+    /// Many-searches device engine: cubes of the split (0: none), and how many were refuted.
+    pub gpu_cubes: u64,
+    pub gpu_cubes_refuted: u64,
 }
 
 /// Peak bytes of device memory of the device engine: its buffers by purpose (allocated sizes)

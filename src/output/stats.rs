@@ -130,6 +130,13 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
             "{c}{:<w$}: {} shared, {} imported",
             "  Nogoods", s.shared_out, s.shared_in
         )?;
+        if s.gpu_cubes > 0 {
+            writeln!(
+                o,
+                "{c}{:<w$}: {} of {} refuted",
+                "  Cubes", s.gpu_cubes_refuted, s.gpu_cubes
+            )?;
+        }
     }
     if !s.kernel_image.is_empty() {
         writeln!(

@@ -139,6 +139,7 @@ fn resolve(c: &Config, preset: Preset) -> Result<Options, Failure> {
         fwd_cut,
         restarts,
         searches: c.gpu_searches,
+        cubes: c.gpu_cubes,
     })
 }
 

@@ -32,6 +32,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
         fwd_cut: crate::config::FwdCut::Decisions,
         restarts: crate::config::RestartPolicy::Luby,
         searches: None,
+        cubes: None,
     }
 }
 

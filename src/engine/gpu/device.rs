@@ -92,6 +92,7 @@ pub const MANY_FILES: &[(&str, &str)] = &[
         "unfounded.cuh",
         include_str!("../../../kernels/search/unfounded.cuh"),
     ),
+    ("cube.cuh", include_str!("../../../kernels/search/cube.cuh")),
     (
         "search.cu",
         include_str!("../../../kernels/search/search.cu"),

@@ -6,8 +6,8 @@
 //! Invariant: every pointer in `prog` and `geo` points into arrays this struct owns and never
 //! reallocates; only `ysm_search_host` writes them, one search at a time.
 
-use super::many::Memory;
-use super::many_layout::SCRATCH;
+use super::many::{Memory, GLOBAL_READ};
+use super::many_layout::{g, SCRATCH};
 use super::many_layout::{
     status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
@@ -37,7 +37,7 @@ fn p<T>(v: &[T]) -> u64 {
 }
 
 impl EmuMemory {
-    pub fn new(prog: ProgArrays, geo: &Geometry, cfg: Vec<u32>) -> EmuMemory {
+    pub fn new(prog: ProgArrays, geo: &Geometry, cfg: Vec<u32>, global: Vec<u32>) -> EmuMemory {
         let n = cfg.len() / CFG_WORDS;
         let prog = Box::new(prog);
         let a = &*prog;
@@ -75,7 +75,6 @@ impl EmuMemory {
         let hdr = vec![0u32; n * H_WORDS];
         let ctr = vec![0u64; n * C_WORDS];
         let status = vec![status::INIT; n];
-        let global = vec![0u32; 4];
         let share = vec![0u32; SHARE_SLOTS as usize * SHARE_WORDS];
         let mut g = GeoParams::new(geo, n as u32);
         g.base = p(&base);
@@ -114,20 +113,22 @@ impl Memory for EmuMemory {
                 // the function touches only search `sid`'s memory and the global words.
                 unsafe { ysm_search_host(&self.prog, &self.geo, sid as u32, each) };
             }
-            if self.global[2] != 0 {
+            if self.global[g::STOP] != 0 {
                 break;
             }
         }
         Ok(())
     }
 
-    fn global(&mut self) -> Result<[u32; 3], EngineError> {
-        Ok([self.global[0], self.global[1], self.global[2]])
+    fn global(&mut self) -> Result<[u32; GLOBAL_READ], EngineError> {
+        let mut w = [0u32; GLOBAL_READ];
+        w.copy_from_slice(&self.global[..GLOBAL_READ]);
+        Ok(w)
     }
 
     fn clear_global(&mut self) -> Result<(), EngineError> {
-        // Word 3 is the sharing ring's head: it only grows.
-        self.global[..3].fill(0);
+        // The words after STOP only grow (the sharing ring's head, the cube counters).
+        self.global[..=g::STOP].fill(0);
         Ok(())
     }
 

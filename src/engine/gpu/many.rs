@@ -6,7 +6,8 @@
 //!
 //! Invariant: a model is returned once (the host keeps every model returned and drops repeats:
 //! each search blocks only its own models); the program is exhausted when any search has
-//! exhausted its space, since every model it excluded was returned before. A search that found
+//! exhausted its space, or every cube of the split (`split.rs`) is refuted, since every model
+//! they excluded was returned before. A search that found
 //! a model waits (status MODEL) until the host takes it — only when the caller asks for the
 //! next model, so with `-n 1` one model crosses the bus however many searches found one — then
 //! blocks it and runs on.
@@ -15,8 +16,8 @@ use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use super::emu::EmuMemory;
-use super::many_layout::{c, h, status, Geometry, ProgArrays, C_WORDS};
-use super::portfolio;
+use super::many_layout::{c, g, h, status, Geometry, ProgArrays, C_WORDS};
+use super::{portfolio, split};
 use crate::engine::{Engine, EngineError, Limits, Model, Options, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
@@ -36,13 +37,16 @@ const EMULATED_SEARCHES: usize = 4;
 /// Words of the learned arena per search before the program's size raises it.
 pub const ARENA_WORDS: u32 = 1 << 19;
 
+/// The global words the host reads after each slice (`YSM_G_*` up to the cube variables).
+pub const GLOBAL_READ: usize = g::CUBE_VAR;
+
 /// What the host sees of the searches' memory (device or emulated).
 pub trait Memory {
     fn searches(&self) -> usize;
     /// Run every search that can run for about `slice_ns`, and wait for it.
     fn run_slice(&mut self, slice_ns: u64) -> Result<(), EngineError>;
-    /// [models waiting, searches ended, stop flag].
-    fn global(&mut self) -> Result<[u32; 3], EngineError>;
+    /// The first global words: models waiting, searches ended, stop flag, …, cubes refuted.
+    fn global(&mut self) -> Result<[u32; GLOBAL_READ], EngineError>;
     fn clear_global(&mut self) -> Result<(), EngineError>;
     fn statuses(&mut self) -> Result<Vec<u32>, EngineError>;
     fn header_word(&mut self, sid: usize, w: usize) -> Result<u32, EngineError>;
@@ -63,6 +67,8 @@ pub struct ManyEngine {
     pending: VecDeque<usize>,
     seen: HashSet<Vec<u32>>,
     exhausted: bool,
+    /// Cubes to refute (0: no splitting).
+    cubes: u32,
     stats: Stats,
     slice: Duration,
 }
@@ -87,24 +93,35 @@ impl ManyEngine {
             .unwrap_or(ARENA_WORDS);
         let geo = Geometry::new(&prog, arena).map_err(EngineError::OutOfMemory)?;
         let requested = opts.searches.map(|n| n as usize);
+        let candidates = split::candidates(&prog);
+        let setup = |n: usize| {
+            let k = split::bits(n, opts.cubes, candidates.len()) as usize;
+            (
+                portfolio::configure(n, opts.learning, opts.seed, k > 0),
+                split::global_words(&candidates[..k]),
+            )
+        };
         let mut stats = Stats::default();
         let mem: Box<dyn Memory> = match backend {
             Backend::Emulated => {
                 let n = requested.unwrap_or(EMULATED_SEARCHES).max(1);
-                let cfg = portfolio::configure(n, opts.learning, opts.seed);
+                let (cfg, global) = setup(n);
                 stats.kernel_image = "host emulation";
-                Box::new(EmuMemory::new(prog, &geo, cfg))
+                Box::new(EmuMemory::new(prog, &geo, cfg, global))
             }
             Backend::Device => {
-                let m = super::many_cuda::CudaMemory::open(prog, &geo, requested, |n| {
-                    portfolio::configure(n, opts.learning, opts.seed)
-                })?;
+                let m = super::many_cuda::CudaMemory::open(prog, &geo, requested, setup)?;
                 stats.kernel_image = m.image_origin;
                 Box::new(m)
             }
         };
         stats.device_setup_time = t0.elapsed();
         stats.gpu_searches = mem.searches() as u64;
+        let cubes = match split::bits(mem.searches(), opts.cubes, candidates.len()) {
+            0 => 0,
+            k => 1u32 << k,
+        };
+        stats.gpu_cubes = u64::from(cubes);
         stats.gpu_portfolio = portfolio::describe(mem.searches());
         stats.device_mem.state = mem.memory_bytes();
         Ok(ManyEngine {
@@ -113,6 +130,7 @@ impl ManyEngine {
             pending: VecDeque::new(),
             seen: HashSet::new(),
             exhausted: c.db.has_empty,
+            cubes,
             stats,
             slice: FIRST_SLICE,
         })
@@ -173,9 +191,14 @@ impl ManyEngine {
             self.mem.run_slice(slice.as_nanos() as u64)?;
             self.stats.kernel_launches += 1;
             self.slice = (self.slice * 2).min(MAX_SLICE);
-            let g = self.mem.global()?;
-            if g[0] > 0 || g[1] > 0 {
+            let w = self.mem.global()?;
+            let refuted = self.cubes > 0 && w[g::CUBE_DONE] >= self.cubes;
+            if w[g::MODELS] > 0 || w[g::ENDED] > 0 || refuted {
                 self.collect()?;
+            }
+            if refuted {
+                // Every cube is refuted: the models left were taken by collect.
+                self.exhausted = true;
             }
             if limits.progress.is_some() {
                 self.update_stats()?;
@@ -199,6 +222,7 @@ impl ManyEngine {
         s.fwd_fallbacks = sum(c::FWD_FALLBACK);
         s.shared_out = sum(c::EXPORTED);
         s.shared_in = sum(c::IMPORTED);
+        s.gpu_cubes_refuted = sum(c::CUBES);
         let (to, from) = self.mem.traffic();
         s.bytes_to_device = to;
         s.bytes_from_device = from;

@@ -12,8 +12,8 @@ use cudarc::driver::{
 };
 
 use super::device::{engine_error, open_context};
-use super::many::Memory;
-use super::many_layout::SCRATCH;
+use super::many::{Memory, GLOBAL_READ};
+use super::many_layout::{g, SCRATCH};
 use super::many_layout::{
     GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
@@ -70,7 +70,7 @@ impl CudaMemory {
         prog: ProgArrays,
         geo: &Geometry,
         requested: Option<usize>,
-        configure: impl Fn(usize) -> Vec<u32>,
+        configure: impl Fn(usize) -> (Vec<u32>, Vec<u32>),
     ) -> Result<CudaMemory, EngineError> {
         let (ctx, arch, sms) = open_context()?;
         let sms = sms as usize;
@@ -171,15 +171,13 @@ impl CudaMemory {
         let ctr = s
             .alloc_zeros::<u64>(n * C_WORDS)
             .map_err(|e| engine_error("allocating device memory", e))?;
-        let cfg_host = configure(n);
+        let (cfg_host, global_host) = configure(n);
         debug_assert_eq!(cfg_host.len(), n * CFG_WORDS);
         let cfg = up(s, &cfg_host)?;
         let st = s
             .alloc_zeros::<u32>(n)
             .map_err(|e| engine_error("allocating device memory", e))?;
-        let global = s
-            .alloc_zeros::<u32>(4)
-            .map_err(|e| engine_error("allocating device memory", e))?;
+        let global = up(s, &global_host)?;
         let share = s
             .alloc_zeros::<u32>(SHARE_SLOTS as usize * SHARE_WORDS)
             .map_err(|e| engine_error("allocating device memory", e))?;
@@ -244,20 +242,20 @@ impl Memory for CudaMemory {
         self.sync("the search failed on the GPU")
     }
 
-    fn global(&mut self) -> Result<[u32; 3], EngineError> {
-        let mut g = [0u32; 4];
+    fn global(&mut self) -> Result<[u32; GLOBAL_READ], EngineError> {
+        let mut w = [0u32; GLOBAL_READ];
         self.stream
-            .memcpy_dtoh(&self.global, &mut g)
+            .memcpy_dtoh(&self.global.slice(0..GLOBAL_READ), &mut w)
             .map_err(|e| engine_error("reading the search flags", e))?;
         self.sync("reading the search flags")?;
-        self.from_dev += 16;
-        Ok([g[0], g[1], g[2]])
+        self.from_dev += 4 * GLOBAL_READ as u64;
+        Ok(w)
     }
 
     fn clear_global(&mut self) -> Result<(), EngineError> {
-        // Word 3 is the sharing ring's head: it only grows.
+        // The words after STOP only grow (the sharing ring's head, the cube counters).
         self.stream
-            .memcpy_htod(&[0u32; 3], &mut self.global.slice_mut(0..3))
+            .memcpy_htod(&[0u32; 3], &mut self.global.slice_mut(0..=g::STOP))
             .map_err(|e| engine_error("writing the search flags", e))?;
         self.to_dev += 12;
         Ok(())

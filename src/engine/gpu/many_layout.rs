@@ -14,8 +14,8 @@ use crate::nogoods::Completion;
 
 pub const NONE: u32 = u32::MAX;
 pub const BLOCK: usize = 16;
-pub const H_WORDS: usize = 32;
-pub const C_WORDS: usize = 12;
+pub const H_WORDS: usize = 40;
+pub const C_WORDS: usize = 13;
 /// Sharing ring: words per slot, and slots.
 pub const SHARE_WORDS: usize = 8;
 pub const SHARE_SLOTS: u32 = 1 << 16;
@@ -52,6 +52,19 @@ pub mod c {
     pub const MODELS: usize = 9;
     pub const EXPORTED: usize = 10;
     pub const IMPORTED: usize = 11;
+    pub const CUBES: usize = 12;
+}
+
+/// The global words (`YSM_G_*`), one array for all searches.
+pub mod g {
+    pub const MODELS: usize = 0;
+    pub const ENDED: usize = 1;
+    pub const STOP: usize = 2;
+    pub const CUBE_DONE: usize = 5;
+    pub const CUBE_BITS: usize = 6;
+    pub const CUBE_VAR: usize = 8;
+    pub const CUBE_MAX_BITS: usize = 16;
+    pub const WORDS: usize = 24;
 }
 
 /// Configuration words (`YSM_CFG_*`), the portfolio's rows.
@@ -62,6 +75,7 @@ pub mod cfg {
     pub const ORDER: usize = 3;
     pub const SEED: usize = 4;
     pub const SAVE: usize = 5;
+    pub const CUBE: usize = 6;
 }
 
 /// The program as every search reads it.
@@ -519,6 +533,7 @@ mod tests {
             ("MODELS", c::MODELS),
             ("EXPORTED", c::EXPORTED),
             ("IMPORTED", c::IMPORTED),
+            ("CUBES", c::CUBES),
         ] {
             assert_eq!(define(&format!("YSM_C_{name}")), v as u64);
         }
@@ -529,9 +544,22 @@ mod tests {
             ("ORDER", cfg::ORDER),
             ("SEED", cfg::SEED),
             ("SAVE", cfg::SAVE),
+            ("CUBE", cfg::CUBE),
         ] {
             assert_eq!(define(&format!("YSM_CFG_{name}")), v as u64);
         }
+        for (name, v) in [
+            ("MODELS", g::MODELS),
+            ("ENDED", g::ENDED),
+            ("STOP", g::STOP),
+            ("CUBE_DONE", g::CUBE_DONE),
+            ("CUBE_BITS", g::CUBE_BITS),
+            ("CUBE_VAR", g::CUBE_VAR),
+            ("WORDS", g::WORDS),
+        ] {
+            assert_eq!(define(&format!("YSM_G_{name}")), v as u64);
+        }
+        assert_eq!(define("YSM_CUBE_MAX_BITS"), g::CUBE_MAX_BITS as u64);
     }
 
     #[test]

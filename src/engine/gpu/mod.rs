@@ -33,6 +33,7 @@ pub mod many_layout;
 pub mod portfolio;
 pub mod profile;
 pub mod reduce;
+pub mod split;
 pub mod ufs;
 
 pub use device::{available, kernel_source, KERNEL_NAMES};

@@ -95,8 +95,9 @@ pub const ROWS: [Row; 8] = [
     },
 ];
 
-/// The configuration words of `n` searches.
-pub fn configure(n: usize, learning: Learning, seed: u64) -> Vec<u32> {
+/// The configuration words of `n` searches (`split`: the ones `split::takes_cubes` names work
+/// on cubes).
+pub fn configure(n: usize, learning: Learning, seed: u64, split: bool) -> Vec<u32> {
     let mut out = vec![0u32; n * CFG_WORDS];
     for i in 0..n {
         let r = &ROWS[i % ROWS.len()];
@@ -107,6 +108,7 @@ pub fn configure(n: usize, learning: Learning, seed: u64) -> Vec<u32> {
         w[cfg::ORDER] = r.order as u32;
         w[cfg::SEED] = (seed as u32).wrapping_mul(1_000_003).wrapping_add(i as u32);
         w[cfg::SAVE] = u32::from(r.save_phase);
+        w[cfg::CUBE] = u32::from(split && super::split::takes_cubes(i, n));
     }
     out
 }
@@ -127,14 +129,18 @@ mod tests {
 
     #[test]
     fn searches_cycle_through_the_rows_with_their_own_seeds() {
-        let c = configure(10, Learning::Res, 1);
+        let c = configure(10, Learning::Res, 1, true);
         let row = |i: usize| &c[i * CFG_WORDS..(i + 1) * CFG_WORDS];
         assert_eq!(row(0)[cfg::RESTART], ROWS[0].restart);
         assert_eq!(row(8)[cfg::RESTART], ROWS[0].restart);
         assert_ne!(row(0)[cfg::SEED], row(8)[cfg::SEED]);
         assert_eq!(row(3)[cfg::SIGN], Sign::Random as u32);
         assert!((0..10).all(|i| row(i)[cfg::LEARNING] == 0));
-        let f = configure(2, Learning::Fwd, 1);
+        assert_eq!((0..10).filter(|&i| row(i)[cfg::CUBE] == 1).count(), 5);
+        assert!(configure(10, Learning::Res, 1, false)
+            .chunks(CFG_WORDS)
+            .all(|w| w[cfg::CUBE] == 0));
+        let f = configure(2, Learning::Fwd, 1, false);
         assert_eq!(f[cfg::LEARNING], 1);
         assert_eq!(describe(10), "asp-luby100×2, asp-luby256-occ×2, false-luby64-random×1, random-luby512-random-nosave×1, asp-luby32-occ-nosave×1, asp-luby100-random×1, true-luby128-random×1, false-luby256-occ×1");
     }
