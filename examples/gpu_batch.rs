@@ -52,6 +52,7 @@ fn parse_args() -> Result<Args, String> {
             fwd_cut: yasmin_rs::config::FwdCut::Decisions,
             restarts: yasmin_rs::config::RestartPolicy::Luby,
             searches: None,
+            cubes: None,
         },
         timeout: Duration::from_secs(60),
         files: Vec::new(),

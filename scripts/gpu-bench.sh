@@ -9,11 +9,12 @@
 #   run LIMIT CONFIGS CHUNK
 #                     scripts/bench-run.py over LIST with CONFIGS (comma list, bench-run.py's
 #                     syntax); `gpu:*` configurations run one at a time, the others 14 at a time
-#                     (chunks of the whole list); CHUNK i/n gives the GPU runs every n-th
-#                     instance, `all` every one; rows go to $OUT/rows.jsonl
+#                     (chunks of the list); CHUNK i/n gives every run every n-th instance
+#                     (after the filters), `all` every one; rows go to $OUT/rows.jsonl
 # Environment: KIT (default .device: yasmin-rs, whl/, bench/ = a copy of ../shared/benchmarks),
 #   LIST (default benchmarks/list.tsv), GROUND (default /tmp/ground), CLASSES and INSTANCES
-#   (optional filters, bench-run.py's --classes and --instances).
+#   (optional filters, bench-run.py's --classes and --instances), GRACE (seconds past the limit
+#   before a run is killed, default 5).
 set -uo pipefail
 KIT="${KIT:-.device}"
 LIST="${LIST:-benchmarks/list.tsv}"
@@ -77,18 +78,36 @@ step_run() {
     local gpu cpu
     gpu=$(tr ',' '\n' <<<"$configs" | grep -E '^gpu' | paste -sd,)
     cpu=$(tr ',' '\n' <<<"$configs" | grep -vE '^gpu' | paste -sd,)
-    local pids=()
+    local pids=() sub=/tmp/list-chunk.tsv
+    # The host runs take the same instances as this call's GPU runs: the chunk's sub-list
+    # (bench-run.py's selection: filters first, then every n-th), 14 runs at a time.
+    python3 - "$LIST" "$sub" "${CLASSES:-}" "${INSTANCES:-}" "$chunk" <<'PY'
+import sys
+src, dst, classes, insts, chunk = sys.argv[1:]
+lines = open(src).read().splitlines()
+head, rows = lines[0], [l for l in lines[1:] if l.strip()]
+cols = head.split("\t")
+get = lambda l, c: l.split("\t")[cols.index(c)]
+if classes:
+    rows = [l for l in rows if get(l, "class") in classes.split(",")]
+if insts:
+    rows = [l for l in rows if any(s in get(l, "instance") for s in insts.split(","))]
+if chunk != "all":
+    i, n = (int(x) for x in chunk.split("/"))
+    rows = rows[i - 1::n]
+open(dst, "w").write("\n".join([head] + rows) + "\n")
+PY
     if [ -n "$cpu" ]; then
         for i in $(seq 1 14); do
-            python3 scripts/bench-run.py --bin "$BIN" --ground-dir "$GROUND" --list "$LIST" \
-                --configs "$cpu" --clingo 'python3 -m clingo' --time-limit "$limit" --grace 5 \
-                --chunk "$i/14" "${extra[@]}" --out "$OUT/rows-cpu-$i.jsonl" > "$OUT/log-cpu-$i.txt" 2>&1 &
+            python3 scripts/bench-run.py --bin "$BIN" --ground-dir "$GROUND" --list "$sub" \
+                --configs "$cpu" --clingo 'python3 -m clingo' --time-limit "$limit" --grace "${GRACE:-5}" \
+                --chunk "$i/14" --out "$OUT/rows-cpu-$i.jsonl" > "$OUT/log-cpu-$i.txt" 2>&1 &
             pids+=($!)
         done
     fi
     if [ -n "$gpu" ]; then
         python3 scripts/bench-run.py --bin "$BIN" --ground-dir "$GROUND" --list "$LIST" \
-            --configs "$gpu" --time-limit "$limit" --grace 5 "${extra[@]}" "${gchunk[@]}" \
+            --configs "$gpu" --time-limit "$limit" --grace "${GRACE:-5}" "${extra[@]}" "${gchunk[@]}" \
             --out "$OUT/rows-gpu.jsonl" > "$OUT/log-gpu.txt" 2>&1
         echo "gpu runs: exit $?"
     fi

@@ -185,7 +185,8 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_G_CUBE_BITS 6  // k: the cubes are the 2^k sign patterns of k variables (0: none)
 #define YSM_G_CUBE_VAR 8   // the k variables (cube c makes variable j true iff bit j of c)
 #define YSM_CUBE_MAX_BITS 16
-#define YSM_G_WORDS 24
+#define YSM_G_CUBE_MAP 24  // 2^k bits: cube c refuted (bit c % 32 of word c / 32)
+#define YSM_G_WORDS 2072   // YSM_G_CUBE_MAP + 2^16 / 32
 
 #define YSM_DEPS_LEVELS 128  // fwd: levels tracked by the two-word bitmaps
 #define YSM_BLOCK 16u        // watch entries per pool block

@@ -59,6 +59,8 @@ fn stats() -> Stats {
         gpu_portfolio: "asp-luby100×2, asp-luby256-occ×2".into(),
         shared_out: 30,
         shared_in: 90,
+        gpu_cubes: 64,
+        gpu_cubes_refuted: 17,
     }
 }
 

@@ -64,7 +64,8 @@ pub mod g {
     pub const CUBE_BITS: usize = 6;
     pub const CUBE_VAR: usize = 8;
     pub const CUBE_MAX_BITS: usize = 16;
-    pub const WORDS: usize = 24;
+    pub const CUBE_MAP: usize = 24;
+    pub const WORDS: usize = CUBE_MAP + (1 << CUBE_MAX_BITS) / 32;
 }
 
 /// Configuration words (`YSM_CFG_*`), the portfolio's rows.
@@ -555,6 +556,7 @@ mod tests {
             ("CUBE_DONE", g::CUBE_DONE),
             ("CUBE_BITS", g::CUBE_BITS),
             ("CUBE_VAR", g::CUBE_VAR),
+            ("CUBE_MAP", g::CUBE_MAP),
             ("WORDS", g::WORDS),
         ] {
             assert_eq!(define(&format!("YSM_G_{name}")), v as u64);
