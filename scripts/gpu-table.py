@@ -3,7 +3,11 @@
 solved per class and configuration, and, where the earlier single-search engine ran beside the
 many-searches one, their aggregate rates side by side.
 
-Usage: scripts/gpu-table.py ROWS.jsonl [...] > table.md
+Usage: scripts/gpu-table.py [--within S,...] ROWS.jsonl [...] > table.md
+  --within S,...   one table per S: solved means solved in at most S seconds of wall time (a
+                   run with a limit L ≥ S answers "solved within S" too: the solvers do not plan
+                   by the limit); default: the rows' limit. Each table has PAR-2 (unsolved runs
+                   count 2·S) and the winner per class (most solved, then lowest PAR-2).
 Invariant: each (instance, configuration) counts once (the first row read); rows of
 optimisation instances count as solved only as bench-run.py judged them.
 """
@@ -11,8 +15,13 @@ import collections
 import json
 import sys
 
+args = sys.argv[1:]
+within = None
+if args[:1] == ["--within"]:
+    within = [float(x) for x in args[1].split(",")]
+    args = args[2:]
 rows = []
-for path in sys.argv[1:]:
+for path in args:
     with open(path) as f:
         rows += [json.loads(l) for l in f if l.strip()]
 seen = {}
@@ -23,23 +32,36 @@ main = [c for c in configs if all((i, c) in seen for i, _ in seen)]
 classes = sorted({r["class"] for r in seen.values()})
 limit = next(iter(seen.values()))["time_limit"]
 
-print(f"Solved within {limit} s (verdicts checked against clingo's answers; WRONG would be counted apart).\n")
-print("| class | n | " + " | ".join(main) + " |")
-print("|---|---:|" + "---:|" * len(main))
-tot = collections.Counter()
-wrong = 0
-for k in classes:
-    insts = {i for (i, c) in seen if seen[(i, c)]["class"] == k}
-    cells = []
-    for c in main:
-        n = sum(seen[(i, c)]["solved"] for i in insts)
-        tot[c] += n
-        cells.append(str(n))
-    print(f"| {k} | {len(insts)} | " + " | ".join(cells) + " |")
-    wrong += sum(seen[(i, c)]["verdict"] == "WRONG" for i in insts for c in main)
-n_all = len({i for i, _ in seen})
-print(f"| **total** | {n_all} | " + " | ".join(f"**{tot[c]}**" for c in main) + " |")
-print(f"\nWrong answers: {wrong}.\n")
+
+def solved(r, s):
+    return r["solved"] and r["wall_s"] <= s
+
+
+def table(s):
+    print(f"Solved within {s:g} s (verdicts checked against clingo's answers; WRONG would be counted apart), PAR-2 in seconds.\n")
+    print("| class | n | " + " | ".join(main) + " | " + " | ".join(f"PAR-2 {c}" for c in main) + " | winner |")
+    print("|---|---:|" + "---:|" * (2 * len(main)) + "---|")
+    tot, par_tot = collections.Counter(), collections.Counter()
+    wrong = 0
+    for k in classes:
+        insts = {i for (i, c) in seen if seen[(i, c)]["class"] == k}
+        n = {c: sum(solved(seen[(i, c)], s) for i in insts) for c in main}
+        par = {c: sum(seen[(i, c)]["wall_s"] if solved(seen[(i, c)], s) else 2 * s for i in insts) for c in main}
+        for c in main:
+            tot[c] += n[c]
+            par_tot[c] += par[c]
+        best = min(main, key=lambda c: (-n[c], par[c]))
+        print(f"| {k} | {len(insts)} | " + " | ".join(str(n[c]) for c in main) + " | "
+              + " | ".join(f"{par[c]:.0f}" for c in main) + f" | {best} |")
+        wrong += sum(seen[(i, c)]["verdict"] == "WRONG" for i in insts for c in main)
+    n_all = len({i for i, _ in seen})
+    print(f"| **total** | {n_all} | " + " | ".join(f"**{tot[c]}**" for c in main) + " | "
+          + " | ".join(f"**{par_tot[c]:.0f}**" for c in main) + " | |")
+    print(f"\nWrong answers: {wrong}.\n")
+
+
+for s in within or [limit]:
+    table(s)
 
 single = [c for c in configs if "single" in c]
 if single:
