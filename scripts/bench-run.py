@@ -13,6 +13,7 @@ solver's time does not include decompression.
 
 Configurations (--configs, comma separated):
   clingo                          clingo (--clingo CMD, default 'clingo --mode=clasp')
+  clingo-tN                       the same with N threads (clingo's parallel portfolio, -t N)
   ENGINE:LEARNING[:HEURISTIC[:DECIDE]]
                                   yasmin-rs --engine ENGINE --learning LEARNING --heuristic H
                                   --decide D; e.g. cpu:res, gpu:fwd:jw, cpu:res:activity:vars
@@ -62,6 +63,7 @@ STAT_KEYS = {
     "bytes_from_device": ["bytes_from_device", "device_host"],
     "gpu_searches": ["gpu_searches"],
     "cubes_refuted": ["cubes"],
+    "answer_from_cpu": ["portfolio_cpu"],
 }
 
 
@@ -122,6 +124,8 @@ def materialise(path, tmpdir):
 def parse_config(c):
     if c == "clingo":
         return {"name": "clingo", "solver": "clingo"}
+    if c.startswith("clingo-t") and c[8:].isdigit():
+        return {"name": c, "solver": "clingo", "threads": int(c[8:])}
     base, *flags = c.split("+")
     parts = base.split(":")
     if (len(parts) not in (2, 3, 4) or parts[0] not in ("cpu", "gpu", "auto")
@@ -139,7 +143,8 @@ def parse_config(c):
 
 def command(cfg, args, ground):
     if cfg["solver"] == "clingo":
-        return shlex.split(args.clingo) + [
+        threads = ["-t", str(cfg["threads"])] if "threads" in cfg else []
+        return shlex.split(args.clingo) + threads + [
             ground, "--stats", "-q", "-n", str(args.models),
             "--time-limit=%d" % args.time_limit]
     argv = [args.bin, ground, "--stats", "-n", str(args.models), "--engine", cfg["engine"],

@@ -38,6 +38,9 @@ def parse_output(text):
             continue
         if line.startswith("Optimization:"):
             opt = [int(x) for x in line.split()[1:] if re.fullmatch(r"-?\d+", x)]
+        elif line.startswith("Portfolio"):
+            # yasmin-rs's whole-machine race: 'Portfolio : answer from the CPU engine, beside …'
+            stats["portfolio_cpu"] = 1.0 if "from the CPU engine" in line else 0.0
         elif line in RESULT_WORDS:
             result = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT",
                       "OPTIMUM FOUND": "OPT"}.get(line, line)

@@ -8,7 +8,8 @@
 #                     and compute-sanitizer memcheck and racecheck on two of them
 #   run LIMIT CONFIGS CHUNK
 #                     scripts/bench-run.py over LIST with CONFIGS (comma list, bench-run.py's
-#                     syntax); `gpu:*` configurations run one at a time, the others 14 at a time
+#                     syntax); `gpu:*`, `auto:*` and `clingo-tN` run one at a time (they use
+#                     the GPU or every core), the others 14 at a time
 #                     (chunks of the list); CHUNK i/n gives every run every n-th instance
 #                     (after the filters), `all` every one; rows go to $OUT/rows.jsonl
 # Environment: KIT (default .device: yasmin-rs, whl/, bench/ = a copy of ../shared/benchmarks),
@@ -21,6 +22,7 @@ LIST="${LIST:-benchmarks/list.tsv}"
 GROUND="${GROUND:-/tmp/ground}"
 OUT="${OUT:-/tmp/out}"
 BIN="$KIT/yasmin-rs"
+SEQ='^(gpu|auto|clingo-t)' 
 mkdir -p "$OUT" "$GROUND"
 
 clingo_env() {
@@ -76,8 +78,9 @@ step_run() {
     [ -n "${INSTANCES:-}" ] && extra+=(--instances "$INSTANCES")
     [ "$chunk" != all ] && gchunk+=(--chunk "$chunk")
     local gpu cpu
-    gpu=$(tr ',' '\n' <<<"$configs" | grep -E '^gpu' | paste -sd,)
-    cpu=$(tr ',' '\n' <<<"$configs" | grep -vE '^gpu' | paste -sd,)
+    # The GPU's runs, the whole machine's (auto) and parallel clingo's one at a time.
+    gpu=$(tr ',' '\n' <<<"$configs" | grep -E "$SEQ" | paste -sd,)
+    cpu=$(tr ',' '\n' <<<"$configs" | grep -vE "$SEQ" | paste -sd,)
     local pids=() sub=/tmp/list-chunk.tsv
     # The host runs take the same instances as this call's GPU runs: the chunk's sub-list
     # (bench-run.py's selection: filters first, then every n-th), 14 runs at a time.
@@ -107,7 +110,7 @@ PY
     fi
     if [ -n "$gpu" ]; then
         python3 scripts/bench-run.py --bin "$BIN" --ground-dir "$GROUND" --list "$LIST" \
-            --configs "$gpu" --time-limit "$limit" --grace "${GRACE:-5}" "${extra[@]}" "${gchunk[@]}" \
+            --configs "$gpu" --clingo 'python3 -m clingo' --time-limit "$limit" --grace "${GRACE:-5}" "${extra[@]}" "${gchunk[@]}" \
             --out "$OUT/rows-gpu.jsonl" > "$OUT/log-gpu.txt" 2>&1
         echo "gpu runs: exit $?"
     fi

@@ -121,7 +121,11 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         (None, Some((ground, completion))) => {
             let optimising =
                 !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
-            let engine = make_engine(&plan, &ground, &completion, optimising)?;
+            // The whole machine races for one model (a decision problem, `auto`).
+            let race =
+                (plan.kind == EngineKind::Auto && !optimising && models_wanted(config, None) == 1)
+                    .then_some(deadline);
+            let engine = make_engine(&plan, &ground, &completion, optimising, race)?;
             drop(completion);
             drop(ground);
             phases.end("Engine");
@@ -205,12 +209,15 @@ fn models_wanted(config: &Config, opt: Option<&OptMode>) -> u64 {
 }
 
 /// The engine `kind` names. `auto` takes the GPU when one is usable and falls back to the
-/// host engine, saying why, when it is not; `gpu` without a usable GPU is an error.
+/// host engine, saying why, when it is not; `gpu` without a usable GPU is an error. With
+/// `race` (`auto`, one model of a decision problem; the run's deadline), `auto` races the GPU
+/// engine against the host engine on a thread of its own (`engine::race`).
 fn make_engine(
     plan: &plan::Plan,
     ground: &crate::ground::GroundProgram,
     completion: &crate::nogoods::Completion,
     optimising: bool,
+    race: Option<Option<Instant>>,
 ) -> anyhow::Result<Box<dyn Engine>> {
     use crate::config::GpuEngine;
     use crate::engine::gpu::many::Backend;
@@ -269,10 +276,30 @@ fn make_engine(
                 )
                 .into()
             }),
-        EngineKind::Auto => Ok(device().unwrap_or_else(|(_, why)| {
-            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
-            cpu()
-        })),
+        EngineKind::Auto => {
+            // The host member starts first, so that it searches while the GPU's is built.
+            let mut raced = match race {
+                Some(deadline) => {
+                    let host = plan.host.expect("a plan for auto has the host options");
+                    let complete = prepare::completer(Some(host.sums));
+                    let r =
+                        crate::engine::race::Race::start(ground.clone(), complete, host, deadline);
+                    Some(r.map_err(engine_failure)?)
+                }
+                None => None,
+            };
+            match (device(), raced.as_mut()) {
+                (Ok(gpu), Some(r)) => r.add_gpu(gpu),
+                (Ok(gpu), None) => return Ok(gpu),
+                (Err((_, why)), _) => {
+                    eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
+                }
+            }
+            Ok(match raced {
+                Some(r) => Box::new(r),
+                None => cpu(),
+            })
+        }
     }
 }
 

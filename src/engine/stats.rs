@@ -48,6 +48,9 @@ pub struct Stats {
     /// Many-searches device engine: cubes of the split (0: none), and how many were refuted.
     pub gpu_cubes: u64,
     pub gpu_cubes_refuted: u64,
+    /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
+    /// (empty: one engine ran).
+    pub portfolio: String,
 }
 
 /// Peak bytes of device memory of the device engine: its buffers by purpose (allocated sizes)

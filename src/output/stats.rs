@@ -138,6 +138,9 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
             )?;
         }
     }
+    if !s.portfolio.is_empty() {
+        writeln!(o, "{c}{:<w$}: {}", "Portfolio", s.portfolio)?;
+    }
     if !s.kernel_image.is_empty() {
         writeln!(
             o,

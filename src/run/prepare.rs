@@ -131,11 +131,7 @@ fn work(
     );
     // Native sums only when the host engine is certain to search (the device engine needs the
     // translation, and `auto` may pick it).
-    let completion = match cpu_engine.map(|o| o.sums) {
-        Some(crate::config::Sums::Native) => crate::nogoods::complete_native(&ground),
-        Some(crate::config::Sums::AllNative) => crate::nogoods::complete_all_native(&ground),
-        _ => crate::nogoods::complete(&ground),
-    };
+    let completion = completer(cpu_engine.map(|o| o.sums))(&ground);
     let db = &completion.db;
     phase(
         "Complete",
@@ -163,6 +159,15 @@ fn work(
         engine: Some(Box::new(engine)),
         analysed: None,
     })
+}
+
+/// The completion for the host engine's `sums` (`None`: the device's, every sum translated).
+pub fn completer(sums: Option<crate::config::Sums>) -> fn(&GroundProgram) -> Completion {
+    match sums {
+        Some(crate::config::Sums::Native) => crate::nogoods::complete_native,
+        Some(crate::config::Sums::AllNative) => crate::nogoods::complete_all_native,
+        _ => crate::nogoods::complete,
+    }
 }
 
 /// Bytes of the preparation and the engine per atom, at least (measured: ~128 on a program of

@@ -53,7 +53,7 @@ pub(crate) mod unfounded;
 mod watch;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use self::assign::{Assignment, NO_REASON};
 use self::decide::Rules;
