@@ -220,6 +220,14 @@ pub struct Config {
     #[arg(long, value_enum, default_value_t = EngineKind::Auto)]
     pub engine: EngineKind,
 
+    /// Threads of the host engine (clingo's `--parallel-mode`; `compete`, the only mode: each
+    /// thread searches the whole space with a configuration of its own, sharing short learned
+    /// nogoods; the first answer wins) [default: one per core; beside the GPU engine, one per
+    /// core but one]. Optimisation runs one thread.
+    #[arg(short = 't', long = "parallel-mode", value_name = "N[,compete]",
+          value_parser = parse_threads)]
+    pub threads: Option<u32>,
+
     /// GPU engine: how many searches run at once [default: as many as the GPU holds resident
     /// and its memory fits].
     #[arg(long = "gpu-searches", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -235,9 +243,9 @@ pub struct Config {
     #[arg(long = "gpu-engine", value_enum, default_value_t = GpuEngine::Many, hide = true)]
     pub gpu_engine: GpuEngine,
 
-    /// Conflict learning scheme.
-    #[arg(long, value_enum, default_value_t = Learning::Res)]
-    pub learning: Learning,
+    /// Conflict learning scheme [default: res].
+    #[arg(long, value_enum)]
+    pub learning: Option<Learning>,
 
     /// Search options as a set (clingo's `--configuration`); the options below override it.
     /// `tuned` needs the host engine: `--engine=gpu` rejects it and `--engine=auto` then picks
@@ -251,9 +259,9 @@ pub struct Config {
     #[arg(long = "fwd-cut", value_enum)]
     pub fwd_cut: Option<FwdCut>,
 
-    /// Decision heuristic (ranks the applicable rules of unassigned heads).
-    #[arg(long, value_enum, default_value_t = Heuristic::Activity)]
-    pub heuristic: Heuristic,
+    /// Decision heuristic (ranks the applicable rules of unassigned heads) [default: activity].
+    #[arg(long, value_enum)]
+    pub heuristic: Option<Heuristic>,
 
     /// What to decide on, the applicable rules (the paper's ASP computations) or any variable
     /// (clasp's way) [default: the configuration's: `rules`, `vars` with `tuned`]. `vars`
@@ -316,6 +324,18 @@ fn parse_save_progress(s: &str) -> Result<SaveProgress, String> {
     s.parse()
         .map(SaveProgress::Over)
         .map_err(|_| format!("'{s}' is neither a number of levels nor 'off'"))
+}
+
+/// `-t N[,compete]`: at least one thread; `split` (clingo's other mode) is not supported.
+fn parse_threads(s: &str) -> Result<u32, String> {
+    let (n, mode) = s.split_once(',').unwrap_or((s, "compete"));
+    if mode != "compete" {
+        return Err(format!("mode '{mode}' is not supported (only 'compete')"));
+    }
+    match n.trim().parse::<u32>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!("'{n}' is not a number of threads in 1..=1024")),
+    }
 }
 
 /// `--opt-mode=opt|optN|enum|ignore[,BOUND...]`.

@@ -14,6 +14,7 @@ mod phases;
 mod plan;
 mod prepare;
 mod progress;
+mod threads;
 #[cfg(test)]
 mod tests;
 
@@ -104,11 +105,15 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         interrupt: interrupt.clone(),
     };
     let mut phases = phases::Phases::new(config.stats);
-    let on_worker = plan.host.filter(|_| plan.kind == EngineKind::Cpu);
+    // The host engine's completion (native sums) only when it is certain to search; built on
+    // the worker when it searches alone (one thread).
+    let host_only = plan.host.filter(|_| plan.kind == EngineKind::Cpu);
+    let one_thread = threads::wanted(config, plan.kind) == 1;
     let prepared = match prepare::prepare(
         source,
         config.constants.clone(),
-        on_worker,
+        host_only,
+        one_thread,
         &stop,
         &mut phases,
     )? {
@@ -121,13 +126,8 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         (None, Some((ground, completion))) => {
             let optimising =
                 !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
-            // The whole machine races for one model (a decision problem, `auto`).
-            let race =
-                (plan.kind == EngineKind::Auto && !optimising && models_wanted(config, None) == 1)
-                    .then_some(deadline);
-            let engine = make_engine(&plan, &ground, &completion, optimising, race)?;
-            drop(completion);
-            drop(ground);
+            let threads = threads::count(config, plan.kind, optimising, &completion);
+            let engine = make_engine(&plan, ground, completion, optimising, threads, deadline)?;
             phases.end("Engine");
             engine
         }
@@ -209,25 +209,31 @@ fn models_wanted(config: &Config, opt: Option<&OptMode>) -> u64 {
 }
 
 /// The engine `kind` names. `auto` takes the GPU when one is usable and falls back to the
-/// host engine, saying why, when it is not; `gpu` without a usable GPU is an error. With
-/// `race` (`auto`, one model of a decision problem; the run's deadline), `auto` races the GPU
-/// engine against the host engine on a thread of its own (`engine::race`).
+/// host engine, saying why, when it is not; `gpu` without a usable GPU is an error. Without an
+/// objective, `auto` races the GPU engine against `threads` host threads (`engine::portfolio`),
+/// and `cpu` with more than one thread races the host threads alone; the race's members stop
+/// at the run's `deadline`.
 fn make_engine(
     plan: &plan::Plan,
-    ground: &crate::ground::GroundProgram,
-    completion: &crate::nogoods::Completion,
+    ground: crate::ground::GroundProgram,
+    completion: crate::nogoods::Completion,
     optimising: bool,
-    race: Option<Option<Instant>>,
+    threads: usize,
+    deadline: Option<Instant>,
 ) -> anyhow::Result<Box<dyn Engine>> {
     use crate::config::GpuEngine;
     use crate::engine::gpu::many::Backend;
+    use crate::engine::portfolio::race::{HostCompletion, Race};
+    use crate::engine::portfolio::rows::host_rows;
     use crate::engine::{cpu::CpuEngine, gpu};
-    let cpu = || {
-        let opts = plan
-            .host
-            .expect("a plan with the host engine has its options");
-        Box::new(CpuEngine::new(ground, completion, opts)) as Box<dyn Engine>
+    let host_opts = || {
+        plan.host
+            .expect("a plan with the host engine has its options")
     };
+    let cpu = |ground: &_, completion: &_| {
+        Box::new(CpuEngine::new(ground, completion, host_opts())) as Box<dyn Engine>
+    };
+    let hosts = || host_rows(host_opts(), plan.given, threads);
     // `auto` reaches here only with a usable GPU (`run` checked): `Auto` falls back when the
     // engine itself cannot start (device memory, a kernel that does not compile).
     let device = || -> Result<Box<dyn Engine>, (i32, String)> {
@@ -235,10 +241,10 @@ fn make_engine(
             .device
             .expect("a plan with the GPU engine has its options");
         let engine = match plan.gpu_engine {
-            GpuEngine::Single => gpu::GpuEngine::new(ground, completion, opts)
+            GpuEngine::Single => gpu::GpuEngine::new(&ground, &completion, opts)
                 .map(|e| Box::new(e) as Box<dyn Engine>),
             GpuEngine::Many => {
-                gpu::many::ManyEngine::new(ground, completion, opts, Backend::Device)
+                gpu::many::ManyEngine::new(&ground, &completion, opts, Backend::Device)
                     .map(|e| Box::new(e) as Box<dyn Engine>)
             }
         };
@@ -247,7 +253,11 @@ fn make_engine(
     // Optimisation is the host engine's only: `auto` takes it, `gpu` is refused.
     const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
     match plan.kind {
-        EngineKind::Cpu => Ok(cpu()),
+        EngineKind::Cpu if threads > 1 && !optimising => {
+            let ready = HostCompletion::Ready(completion);
+            Ok(Box::new(Race::start(ground, ready, hosts(), deadline).map_err(engine_failure)?))
+        }
+        EngineKind::Cpu => Ok(cpu(&ground, &completion)),
         EngineKind::Gpu | EngineKind::Emu if optimising => Err(Failure::new(
             exit::UNSUPPORTED,
             format!("{NO_OPT} (use --engine=cpu or --opt-mode=ignore)"),
@@ -255,14 +265,14 @@ fn make_engine(
         .into()),
         EngineKind::Auto if optimising => {
             eprintln!("*** Info : (yasmin-rs): using the CPU engine: {NO_OPT}");
-            Ok(cpu())
+            Ok(cpu(&ground, &completion))
         }
         EngineKind::Emu => {
             let opts = plan
                 .device
                 .expect("a plan with the GPU engine has its options");
             Ok(Box::new(
-                gpu::many::ManyEngine::new(ground, completion, opts, Backend::Emulated)
+                gpu::many::ManyEngine::new(&ground, &completion, opts, Backend::Emulated)
                     .map_err(engine_failure)?,
             ))
         }
@@ -277,28 +287,16 @@ fn make_engine(
                 .into()
             }),
         EngineKind::Auto => {
-            // The host member starts first, so that it searches while the GPU's is built.
-            let mut raced = match race {
-                Some(deadline) => {
-                    let host = plan.host.expect("a plan for auto has the host options");
-                    let complete = prepare::completer(Some(host.sums));
-                    let r =
-                        crate::engine::race::Race::start(ground.clone(), complete, host, deadline);
-                    Some(r.map_err(engine_failure)?)
-                }
-                None => None,
-            };
-            match (device(), raced.as_mut()) {
-                (Ok(gpu), Some(r)) => r.add_gpu(gpu),
-                (Ok(gpu), None) => return Ok(gpu),
-                (Err((_, why)), _) => {
-                    eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
-                }
+            // The host members start first, so that they search while the GPU's is built;
+            // they complete the program for themselves (native sums).
+            let complete = HostCompletion::Make(prepare::completer(Some(host_opts().sums)));
+            let mut race =
+                Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
+            match device() {
+                Ok(gpu) => race.add_gpu(gpu),
+                Err((_, why)) => eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}"),
             }
-            Ok(match raced {
-                Some(r) => Box::new(r),
-                None => cpu(),
-            })
+            Ok(Box::new(race))
         }
     }
 }

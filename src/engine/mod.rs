@@ -7,7 +7,7 @@
 
 pub mod cpu;
 pub mod gpu;
-pub mod race;
+pub mod portfolio;
 pub mod restart;
 pub mod stats;
 

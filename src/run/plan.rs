@@ -12,6 +12,7 @@ use crate::config::SaveProgress;
 use crate::config::{
     Config, Decide, EngineKind, FwdCut, GpuEngine, Learning, Preset, RestartPolicy,
 };
+use crate::engine::portfolio::rows::Given;
 use crate::engine::Options;
 
 /// `tuned`'s `--phase-switch`.
@@ -28,12 +29,14 @@ pub struct Plan {
     pub device: Option<Options>,
     /// Which device engine runs the GPU's search.
     pub gpu_engine: GpuEngine,
+    /// The host options the user gave (a host portfolio's rows keep them).
+    pub given: Given,
 }
 
 /// The plan for `c`, or the usage error that stops the run.
 pub fn plan(c: &Config) -> Result<Plan, Failure> {
     if let Some(cut) = c.fwd_cut.filter(|&cut| cut != FwdCut::Decisions) {
-        if c.learning != Learning::Fwd {
+        if c.learning != Some(Learning::Fwd) {
             return Err(usage(format!("{} needs --learning=fwd", cut_flag(cut))));
         }
     }
@@ -61,6 +64,15 @@ pub fn plan(c: &Config) -> Result<Plan, Failure> {
         host,
         device,
         gpu_engine: c.gpu_engine,
+        given: Given {
+            learning: c.learning.is_some(),
+            decide: c.decide.is_some(),
+            heuristic: c.heuristic.is_some(),
+            save_progress: c.save_progress.is_some(),
+            phase_switch: c.phase_switch.is_some(),
+            restarts: c.restarts.is_some(),
+            fwd_cut: c.fwd_cut.is_some(),
+        },
     })
 }
 
@@ -114,7 +126,8 @@ fn resolve(c: &Config, preset: Preset) -> Result<Options, Failure> {
         Some(n) => Some(n),
         None => (tuned && save_progress.is_some()).then_some(PHASE_SWITCH),
     };
-    let fwd_cut = match c.learning {
+    let learning = c.learning.unwrap_or(Learning::Res);
+    let fwd_cut = match learning {
         Learning::Fwd => c.fwd_cut.unwrap_or(if tuned {
             FwdCut::Lits
         } else {
@@ -128,8 +141,8 @@ fn resolve(c: &Config, preset: Preset) -> Result<Options, Failure> {
         RestartPolicy::Luby
     });
     Ok(Options {
-        learning: c.learning,
-        heuristic: c.heuristic,
+        learning,
+        heuristic: c.heuristic.unwrap_or(crate::config::Heuristic::Activity),
         seed: c.seed,
         sync_always: c.sync_always,
         sums: c.sums,

@@ -61,11 +61,13 @@ enum Msg {
     Done(Result<Prepared, Failure>),
 }
 
-/// Prepare `source` on a worker thread; `cpu_engine` = build the host engine there too.
+/// Prepare `source` on a worker thread: the completion for the host engine with `host`'s sums
+/// (`None`: the device's), and with `build` the host engine there too.
 pub fn prepare(
     source: Source,
     constants: Vec<(String, String)>,
-    cpu_engine: Option<Options>,
+    host: Option<Options>,
+    build: bool,
     stop: &Stop,
     phases: &mut Phases,
 ) -> Result<Result<Prepared, Outcome>, Failure> {
@@ -76,7 +78,7 @@ pub fn prepare(
             let phase = |name, made| {
                 let _ = tx.send(Msg::Phase(name, made));
             };
-            let result = work(&source, &constants, cpu_engine, phase);
+            let result = work(&source, &constants, host, build, phase);
             let _ = tx.send(Msg::Done(result));
         })
         .map_err(|e| Failure::new(exit::MEMORY, format!("cannot start a thread: {e}")))?;
@@ -107,7 +109,8 @@ pub fn prepare(
 fn work(
     source: &Source,
     constants: &[(String, String)],
-    cpu_engine: Option<Options>,
+    host: Option<Options>,
+    build: bool,
     phase: impl Fn(&'static str, String),
 ) -> Result<Prepared, Failure> {
     let program = input::read(source, constants)?;
@@ -131,7 +134,7 @@ fn work(
     );
     // Native sums only when the host engine is certain to search (the device engine needs the
     // translation, and `auto` may pick it).
-    let completion = completer(cpu_engine.map(|o| o.sums))(&ground);
+    let completion = completer(host.map(|o| o.sums))(&ground);
     let db = &completion.db;
     phase(
         "Complete",
@@ -142,7 +145,7 @@ fn work(
             db.num_vars
         ),
     );
-    let Some(opts) = cpu_engine else {
+    let Some(opts) = host.filter(|_| build) else {
         return Ok(Prepared {
             program,
             engine: None,
@@ -197,7 +200,7 @@ fn enough_memory_for_atoms(max_atom: u32) -> Result<(), Failure> {
 
 /// Memory the system can still give this process, in bytes (`MemAvailable` + `SwapFree` of
 /// `/proc/meminfo`), where the system tells (Linux).
-fn available_memory() -> Option<u64> {
+pub(super) fn available_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let field = |name: &str| -> Option<u64> {
         let line = info.lines().find(|l| l.starts_with(name))?;

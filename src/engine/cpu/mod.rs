@@ -45,6 +45,8 @@ mod loops;
 // Optimisation: the objective's bound.
 mod optimize;
 mod reduce;
+// Sharing learned nogoods with other host threads (`engine::portfolio`).
+mod share;
 mod source;
 mod store;
 // (agg) native sum constraints: the counter propagator.
@@ -140,6 +142,10 @@ pub struct CpuEngine {
     min_clear: Vec<Var>,
     level_stamp: Vec<u32>,
     stamp: u32,
+    /// A host portfolio's sharing (`share`); `None` when the engine searches alone.
+    port: Option<crate::engine::portfolio::exchange::Port>,
+    /// Scratch of `import`.
+    inbox: Vec<Box<[Lit]>>,
 }
 
 impl CpuEngine {
@@ -204,6 +210,8 @@ impl CpuEngine {
             min_clear: Vec::new(),
             level_stamp: Vec::new(),
             stamp: 0,
+            port: None,
+            inbox: Vec::new(),
         };
         // Input nogoods: units fix their complement at level 0, the rest are watched.
         e.store.arena.reserve(db.lits.len() + 3 * db.len());
@@ -277,6 +285,7 @@ impl CpuEngine {
             if self.restarts.due(self.stats.conflicts) || switched {
                 self.stats.restarts += 1;
                 self.backtrack(0);
+                self.import();
                 continue;
             }
             self.sums_collect_if_due(); // (agg) a safe point: no NgRef held
@@ -329,6 +338,7 @@ impl CpuEngine {
         self.restarts.on_conflict(lbd, trail);
         self.stats.learned += 1;
         self.stats.learned_lits += learnt.len() as u64;
+        self.export(&learnt, lbd);
         let out = self.integrate(&learnt, Kind::Learned, lbd);
         self.learnt = learnt;
         match out {

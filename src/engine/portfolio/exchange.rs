@@ -1,0 +1,221 @@
+//! Learned nogoods shared between the members of a portfolio that run on host threads.
+//!
+//! One [`Exchange`] per portfolio holds a ring of the short nogoods members published, each
+//! with a sequence number; every member owns a [`Port`]: an outbox it fills as it learns and
+//! flushes in batches, and a cursor into the ring from which it imports what the others
+//! published since its last import (its own nogoods are skipped). A member that falls more
+//! than the ring's capacity behind loses the oldest entries, which is harmless: sharing is an
+//! optimisation, never needed for correctness.
+//!
+//! Invariant: every nogood in the ring is implied by the program alone (a member publishes
+//! only nogoods it learned from the input, loop nogoods and other learned nogoods — never a
+//! blocking nogood or one that depends on an optimisation bound), and all members share one
+//! variable numbering (one completion), so any member may add any entry to its store.
+
+use crate::lit::Lit;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Entries the ring keeps (older ones are dropped).
+const CAPACITY: usize = 1 << 16;
+/// A member flushes its outbox when it holds this many nogoods (and at every restart).
+pub const FLUSH_AT: usize = 32;
+/// At most this many nogoods are imported at one restart (the rest wait for the next).
+pub const IMPORT_AT_MOST: usize = 4096;
+
+/// A learned nogood is offered to the others when it is this short, or its LBD this small
+/// (and it is not longer than [`MAX_LEN`]); clasp's default distributes by LBD ≤ 4.
+pub const SHORT_LEN: usize = 8;
+pub const MAX_LBD: u32 = 3;
+pub const MAX_LEN: usize = 32;
+
+/// Whether a learned nogood of `len` literals and literal block distance `lbd` is shared.
+pub fn worth_sharing(len: usize, lbd: u32) -> bool {
+    len <= SHORT_LEN || (lbd <= MAX_LBD && len <= MAX_LEN)
+}
+
+struct Entry {
+    from: u32,
+    lits: Box<[Lit]>,
+}
+
+struct Ring {
+    entries: VecDeque<Entry>,
+    /// Sequence number of `entries[0]`.
+    first: u64,
+}
+
+/// The shared ring and per-member counters.
+pub struct Exchange {
+    ring: Mutex<Ring>,
+    published: Vec<AtomicU64>,
+    imported: Vec<AtomicU64>,
+}
+
+impl Exchange {
+    pub fn new(members: usize) -> Arc<Exchange> {
+        Arc::new(Exchange {
+            ring: Mutex::new(Ring {
+                entries: VecDeque::new(),
+                first: 0,
+            }),
+            published: (0..members).map(|_| AtomicU64::new(0)).collect(),
+            imported: (0..members).map(|_| AtomicU64::new(0)).collect(),
+        })
+    }
+
+    /// The port of member `me` (`me < members`).
+    pub fn port(self: &Arc<Self>, me: u32) -> Port {
+        assert!((me as usize) < self.published.len(), "member {me} out of range");
+        Port {
+            ex: self.clone(),
+            me,
+            cursor: 0,
+            outbox: Vec::new(),
+        }
+    }
+
+    /// Nogoods member `m` published, and imported from the others.
+    pub fn counts(&self, m: usize) -> (u64, u64) {
+        (
+            self.published[m].load(Ordering::Relaxed),
+            self.imported[m].load(Ordering::Relaxed),
+        )
+    }
+
+    pub fn members(&self) -> usize {
+        self.published.len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Ring> {
+        // A member that panicked while holding the lock left the ring consistent (every
+        // operation below completes or does nothing): keep using it.
+        self.ring.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One member's side of the [`Exchange`].
+pub struct Port {
+    ex: Arc<Exchange>,
+    me: u32,
+    /// Sequence number of the next entry to look at.
+    cursor: u64,
+    outbox: Vec<Box<[Lit]>>,
+}
+
+impl Port {
+    /// Offer a learned nogood (the caller checked [`worth_sharing`]); flushed in batches.
+    pub fn offer(&mut self, lits: &[Lit]) {
+        self.outbox.push(lits.into());
+        if self.outbox.len() >= FLUSH_AT {
+            self.flush();
+        }
+    }
+
+    /// Publish the outbox.
+    pub fn flush(&mut self) {
+        if self.outbox.is_empty() {
+            return;
+        }
+        let n = self.outbox.len() as u64;
+        let mut ring = self.ex.lock();
+        for lits in self.outbox.drain(..) {
+            if ring.entries.len() == CAPACITY {
+                ring.entries.pop_front();
+                ring.first += 1;
+            }
+            ring.entries.push_back(Entry { from: self.me, lits });
+        }
+        drop(ring);
+        self.ex.published[self.me as usize].fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Append to `out` what the other members published since the last call (at most
+    /// [`IMPORT_AT_MOST`]).
+    pub fn collect(&mut self, out: &mut Vec<Box<[Lit]>>) {
+        let ring = self.ex.lock();
+        let end = ring.first + ring.entries.len() as u64;
+        self.cursor = self.cursor.max(ring.first);
+        let start = out.len();
+        while self.cursor < end && out.len() - start < IMPORT_AT_MOST {
+            let e = &ring.entries[(self.cursor - ring.first) as usize];
+            if e.from != self.me {
+                out.push(e.lits.clone());
+            }
+            self.cursor += 1;
+        }
+        drop(ring);
+        let n = (out.len() - start) as u64;
+        self.ex.imported[self.me as usize].fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ng(vars: &[u32]) -> Vec<Lit> {
+        vars.iter().map(|&v| Lit::t(v)).collect()
+    }
+
+    #[test]
+    fn members_see_the_others_nogoods_once_and_not_their_own() {
+        let ex = Exchange::new(3);
+        let (mut a, mut b, mut c) = (ex.port(0), ex.port(1), ex.port(2));
+        a.offer(&ng(&[1, 2]));
+        b.offer(&ng(&[3]));
+        a.flush();
+        b.flush();
+        let mut got = Vec::new();
+        c.collect(&mut got);
+        assert_eq!(got.len(), 2);
+        let mut again = Vec::new();
+        c.collect(&mut again);
+        assert!(again.is_empty(), "nothing new since the last import");
+        let mut from_a = Vec::new();
+        a.collect(&mut from_a);
+        assert_eq!(from_a, vec![Box::<[Lit]>::from(ng(&[3]))]);
+        assert_eq!(ex.counts(0), (1, 1));
+        assert_eq!(ex.counts(2), (0, 2));
+    }
+
+    #[test]
+    fn the_outbox_is_published_in_batches() {
+        let ex = Exchange::new(2);
+        let (mut a, mut b) = (ex.port(0), ex.port(1));
+        for v in 1..FLUSH_AT as u32 {
+            a.offer(&ng(&[v, v + 1]));
+        }
+        let mut got = Vec::new();
+        b.collect(&mut got);
+        assert!(got.is_empty(), "not flushed yet");
+        a.offer(&ng(&[100, 101]));
+        b.collect(&mut got);
+        assert_eq!(got.len(), FLUSH_AT);
+    }
+
+    #[test]
+    fn a_member_far_behind_skips_the_dropped_entries() {
+        let ex = Exchange::new(2);
+        let (mut a, mut b) = (ex.port(0), ex.port(1));
+        for v in 0..(CAPACITY + 10) as u32 {
+            a.offer(&ng(&[v + 1]));
+        }
+        a.flush();
+        let mut got = Vec::new();
+        b.collect(&mut got);
+        assert_eq!(got.len(), IMPORT_AT_MOST.min(CAPACITY));
+        // The first entry kept is the 11th published.
+        assert_eq!(got[0][0], Lit::t(11));
+    }
+
+    #[test]
+    fn only_short_or_low_lbd_nogoods_are_shared() {
+        assert!(worth_sharing(1, 1));
+        assert!(worth_sharing(SHORT_LEN, 50));
+        assert!(worth_sharing(MAX_LEN, MAX_LBD));
+        assert!(!worth_sharing(MAX_LEN + 1, 1));
+        assert!(!worth_sharing(SHORT_LEN + 1, MAX_LBD + 1));
+    }
+}

@@ -1,0 +1,14 @@
+//! Portfolios: several searches of one program at once, the first answer wins.
+//!
+//! - `race`: the whole machine — the GPU engine's searches (one member) and the host engine on
+//!   `-t k` threads (k members) — racing for the first answer; the winner goes on alone.
+//! - `rows`: the host threads' diverse configurations, as rows of options over the command
+//!   line's.
+//! - `exchange`: the short learned nogoods the host threads share.
+//!
+//! Invariant: all members search one program with one variable numbering (one completion for
+//! the host threads), so what one member proves holds for all.
+
+pub mod exchange;
+pub mod race;
+pub mod rows;

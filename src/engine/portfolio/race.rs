@@ -1,0 +1,526 @@
+//! The whole machine as one portfolio: the GPU engine's searches on the calling thread and the
+//! host engine on `k` threads of their own (`-t k`, each a row of `rows`, sharing short learned
+//! nogoods through an `Exchange`), racing for the first answer. The host members prepare their
+//! completion (native sums) on a thread while the GPU engine is built, and start searching as
+//! soon as it is ready; without a GPU member the race is the host threads alone
+//! (`--engine=cpu -t k`).
+//!
+//! Invariant: every answer the race gives is one member's answer — a model one member found, or
+//! one member's proof that none exists — and the first member to claim an answer is the only one
+//! heard; after the first answer the race is that member alone, so later calls continue its
+//! search (its blocking nogoods in place, its sharing ended) and models stay pairwise distinct.
+
+use super::exchange::Exchange;
+use crate::engine::cpu::CpuEngine;
+use crate::engine::{Engine, EngineError, Limits, Options, Stats, Step};
+use crate::ground::GroundProgram;
+use crate::nogoods::Completion;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Who claimed the answer ([`Race::claim`]): nobody, the GPU, or host member `HOST + i`.
+const NOBODY: u32 = 0;
+const GPU: u32 = 1;
+const HOST: u32 = 2;
+
+/// How often the relay passes the user's Ctrl-C to the members, and the caller looks at the
+/// host members' results.
+const POLL: Duration = Duration::from_millis(20);
+
+/// What a host member ends with: its index, its engine (`None` when it stopped before it
+/// was built), its step.
+type HostResult = (u32, Option<CpuEngine>, Step);
+
+/// The completion the host members search: made already, or to make on their thread.
+pub enum HostCompletion {
+    Ready(Completion),
+    Make(fn(&GroundProgram) -> Completion),
+}
+
+pub struct Race {
+    gpu: Option<Box<dyn Engine>>,
+    /// The host members' results, until the race ran.
+    results: Option<Receiver<HostResult>>,
+    /// The host members' row names (thread `i` runs row `rows[i]`).
+    rows: Vec<&'static str>,
+    exchange: Arc<Exchange>,
+    /// Set when a member claimed an answer or the user stopped the run: every member stops.
+    stop: Arc<AtomicBool>,
+    claimed: Arc<AtomicU32>,
+    /// After the race: the member that answered first.
+    winner: Option<Box<dyn Engine>>,
+    stats: Stats,
+}
+
+/// What every host member shares: the program, its completion, and the race's flags.
+struct Common {
+    program: (GroundProgram, Completion),
+    stop: Arc<AtomicBool>,
+    claimed: Arc<AtomicU32>,
+    deadline: Option<Instant>,
+}
+
+impl Race {
+    /// Start the host members at once, one thread each with the options of `hosts` (thread 0
+    /// completes `ground` first, then starts the others; each builds its engine and searches
+    /// until an answer, `deadline`, or the race's stop), so that they work while the GPU
+    /// member is built ([`Race::add_gpu`]); the GPU member searches when
+    /// [`Engine::next_model`] is first called.
+    pub fn start(
+        ground: GroundProgram,
+        completion: HostCompletion,
+        hosts: Vec<(Options, &'static str)>,
+        deadline: Option<Instant>,
+    ) -> Result<Race, EngineError> {
+        assert!(!hosts.is_empty(), "a race has at least one host member");
+        let stop = Arc::new(AtomicBool::new(false));
+        let claimed = Arc::new(AtomicU32::new(NOBODY));
+        let exchange = Exchange::new(hosts.len());
+        let rows = hosts.iter().map(|&(_, name)| name).collect();
+        let (tx, rx) = mpsc::channel();
+        let (stop2, claimed2, ex) = (stop.clone(), claimed.clone(), exchange.clone());
+        spawn("host-0", move || {
+            let completion = match completion {
+                HostCompletion::Ready(c) => c,
+                HostCompletion::Make(make) => make(&ground),
+            };
+            let common = Arc::new(Common {
+                program: (ground, completion),
+                stop: stop2,
+                claimed: claimed2,
+                deadline,
+            });
+            let share = hosts.len() > 1;
+            let mut hosts = hosts.into_iter().enumerate();
+            let (_, (first, _)) = hosts.next().expect("one host member");
+            for (i, (opts, _)) in hosts {
+                let (common, tx) = (common.clone(), tx.clone());
+                let port = ex.port(i as u32);
+                let name = format!("host-{i}");
+                if let Err(e) = spawn(&name, move || member(i as u32, common, opts, port, tx)) {
+                    eprintln!("*** Warn : (yasmin-rs): {e}; the race goes on with fewer threads");
+                }
+            }
+            let port = share.then(|| ex.port(0));
+            member_with(0, common, first, port, tx);
+        })?;
+        Ok(Race {
+            gpu: None,
+            results: Some(rx),
+            rows,
+            exchange,
+            stop,
+            claimed,
+            winner: None,
+            stats: Stats::default(),
+        })
+    }
+
+    pub fn add_gpu(&mut self, gpu: Box<dyn Engine>) {
+        self.stats = gpu.stats().clone();
+        self.gpu = Some(gpu);
+    }
+
+    /// The race itself: the GPU member on this thread, the host members on theirs.
+    fn run(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        let mut gpu = self.gpu.take();
+        let Some(results) = self.results.take() else {
+            // Ran before and stopped without an answer.
+            return Ok(Step::Stopped);
+        };
+        // The members stop on `self.stop`; the user's Ctrl-C reaches it through this relay.
+        let done = Arc::new(AtomicBool::new(false));
+        let relay = {
+            let (done, stop, user) = (done.clone(), self.stop.clone(), limits.interrupt.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    if user.load(Ordering::Relaxed) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    std::thread::sleep(POLL);
+                }
+            })
+        };
+        let member_limits = Limits {
+            deadline: limits.deadline,
+            interrupt: self.stop.clone(),
+            progress: limits.progress.clone(),
+        };
+        let on_gpu = gpu.as_mut().map(|g| g.next_model(&member_limits));
+        if matches!(on_gpu, Some(Ok(Step::Model(_) | Step::Exhausted))) && claim(&self.claimed, GPU)
+        {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(Err(e)) = &on_gpu {
+            // The host members go on alone; the run still gets its answer.
+            eprintln!(
+                "*** Warn : (yasmin-rs): the GPU engine failed ({e}); the CPU engine goes on"
+            );
+        }
+        // The host members' answer, unless the GPU's stands (they stop at their next check, or
+        // after their preparation, on their own) or the limits passed while they still
+        // prepare: they are not waited for then.
+        let (host, lost) = if self.claimed.load(Ordering::Acquire) == GPU {
+            (None, false)
+        } else {
+            self.host_answer(&results, limits)
+        };
+        done.store(true, Ordering::Relaxed);
+        let _ = relay.join();
+        let searches = gpu.as_ref().map(|g| g.stats().gpu_searches);
+        let (winner, step, who): (Box<dyn Engine>, _, _) = match (host, gpu, on_gpu) {
+            (Some((i, mut engine, step)), _, _) => {
+                engine.stop_sharing();
+                (Box::new(engine) as Box<dyn Engine>, Ok(step), Some(i))
+            }
+            (None, Some(g), Some(Ok(step))) => (g, Ok(step), None),
+            // A host thread panicked and nobody else answered.
+            (None, _, _) if lost => {
+                return Err(EngineError::Device(
+                    "a CPU engine thread ended without a result".into(),
+                ))
+            }
+            (None, Some(g), Some(Err(_))) => (g, Ok(Step::Stopped), None),
+            (None, _, _) => return Ok(Step::Stopped),
+        };
+        self.stats = winner.stats().clone();
+        self.stats.portfolio = self.describe(who, searches);
+        self.winner = Some(winner);
+        step
+    }
+
+    /// Wait for the host member that claimed the answer (or for every member to stop, or for
+    /// the limits); its index, engine and step, and whether a member was lost (panicked).
+    fn host_answer(
+        &self,
+        results: &Receiver<HostResult>,
+        limits: &Limits,
+    ) -> (Option<(u32, CpuEngine, Step)>, bool) {
+        let members = self.rows.len();
+        let mut ended = 0;
+        loop {
+            match results.recv_timeout(POLL) {
+                Ok((i, engine, step)) => {
+                    ended += 1;
+                    if self.claimed.load(Ordering::Acquire) == HOST + i {
+                        let engine = engine.expect("a member that answered has its engine");
+                        return (Some((i, engine, step)), false);
+                    }
+                    if ended == members {
+                        return (None, false);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let c = self.claimed.load(Ordering::Acquire);
+                    if c < HOST && limits.reached() {
+                        self.stop.store(true, Ordering::Relaxed);
+                        return (None, false);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return (None, ended < members),
+            }
+        }
+    }
+
+    /// The `Portfolio` line of `--stats`: who answered, beside whom, and what the host
+    /// threads shared.
+    fn describe(&self, host_winner: Option<u32>, gpu_searches: Option<u64>) -> String {
+        let threads = self.rows.len();
+        if threads == 1 && gpu_searches.is_none() {
+            return String::new();
+        }
+        let who = match host_winner {
+            Some(_) if threads == 1 => "the CPU engine".to_string(),
+            Some(i) => format!("CPU thread {i} ({})", self.rows[i as usize]),
+            None => "the GPU engine".to_string(),
+        };
+        let plural = if threads == 1 { "" } else { "s" };
+        let mut beside = vec![format!("the CPU engine ({threads} thread{plural})")];
+        if let Some(n) = gpu_searches {
+            beside.push(format!("{n} GPU searches"));
+        }
+        let mut line = format!("answer from {who}; members: {}", beside.join(" and "));
+        if threads > 1 {
+            let (out, inn) = (0..self.exchange.members())
+                .map(|m| self.exchange.counts(m))
+                .fold((0, 0), |(a, b), (o, i)| (a + o, b + i));
+            line.push_str(&format!(
+                "; CPU threads shared {out} nogoods, imported {inn}"
+            ));
+        }
+        line
+    }
+}
+
+/// Spawn a member thread with as much stack as the main thread, where the host engine runs
+/// otherwise.
+fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(), EngineError> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(8 << 20)
+        .spawn(f)
+        .map(|_| ())
+        .map_err(|e| EngineError::Device(format!("cannot start the CPU engine's thread: {e}")))
+}
+
+fn member(
+    i: u32,
+    common: Arc<Common>,
+    opts: Options,
+    port: super::exchange::Port,
+    tx: Sender<HostResult>,
+) {
+    member_with(i, common, opts, Some(port), tx)
+}
+
+/// Host member `i`: build its engine, search until an answer or the race's stop, claim the
+/// answer, send the result.
+fn member_with(
+    i: u32,
+    common: Arc<Common>,
+    opts: Options,
+    port: Option<super::exchange::Port>,
+    tx: Sender<HostResult>,
+) {
+    let (stop, claimed) = (common.stop.clone(), common.claimed.clone());
+    let limits = Limits {
+        deadline: common.deadline,
+        interrupt: stop.clone(),
+        progress: None,
+    };
+    if stop.load(Ordering::Relaxed) {
+        let _ = tx.send((i, None, Step::Stopped));
+        return;
+    }
+    let (ground, completion) = &common.program;
+    let mut engine = CpuEngine::new(ground, completion, opts);
+    // The last member to be built frees the program and its completion.
+    drop(common);
+    if let Some(p) = port {
+        engine.share_through(p);
+    }
+    let step = if stop.load(Ordering::Relaxed) {
+        Step::Stopped
+    } else {
+        engine.next_model(&limits).unwrap_or(Step::Stopped)
+    };
+    if matches!(step, Step::Model(_) | Step::Exhausted) && claim(&claimed, HOST + i) {
+        stop.store(true, Ordering::Relaxed);
+    }
+    let _ = tx.send((i, Some(engine), step));
+}
+
+/// Claim the answer for `who`; false when another member claimed it first.
+fn claim(claimed: &AtomicU32, who: u32) -> bool {
+    claimed
+        .compare_exchange(NOBODY, who, Ordering::AcqRel, Ordering::Acquire)
+        .is_ok()
+}
+
+impl Engine for Race {
+    fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        match &mut self.winner {
+            None => self.run(limits),
+            Some(w) => {
+                let step = w.next_model(limits);
+                let portfolio = std::mem::take(&mut self.stats.portfolio);
+                self.stats = w.stats().clone();
+                self.stats.portfolio = portfolio;
+                step
+            }
+        }
+    }
+
+    fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
+
+impl Drop for Race {
+    /// A race dropped before it ran (the run stopped first): stop the host members.
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Heuristic, Learning};
+    use crate::engine::cpu::tests::{opts, prog};
+    use crate::engine::Model;
+    use lparse::Rule;
+
+    /// A stand-in for the GPU member: answers `answer` at once, or (with `None`) searches until
+    /// the race stops it, or fails.
+    struct Fake {
+        answer: Option<Result<Step, ()>>,
+        stats: Stats,
+    }
+
+    impl Engine for Fake {
+        fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+            match self.answer.take() {
+                Some(Ok(step)) => Ok(step),
+                Some(Err(())) => Err(EngineError::Device("fake fault".into())),
+                None => {
+                    while !limits.reached() {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    Ok(Step::Stopped)
+                }
+            }
+        }
+        fn stats(&self) -> &Stats {
+            &self.stats
+        }
+    }
+
+    /// `{a; b}. :- a, b. :- not a, not b.` — two models, {a} and {b} (atoms 1 and 2).
+    fn two_models() -> GroundProgram {
+        let p = prog(vec![
+            Rule::choice(&[1, 2], &[]),
+            Rule::normal(&[], &[1, 2]),
+            Rule::normal(&[], &[-1, -2]),
+        ]);
+        crate::ground::analyse(&p).unwrap()
+    }
+
+    /// The host member's preparation, slowed down so that a GPU member answering at once is
+    /// surely first.
+    fn slow_complete(p: &GroundProgram) -> Completion {
+        std::thread::sleep(Duration::from_millis(300));
+        crate::nogoods::complete(p)
+    }
+
+    fn race(answer: Option<Result<Step, ()>>) -> Race {
+        race_with(answer, crate::nogoods::complete)
+    }
+
+    fn race_with(
+        answer: Option<Result<Step, ()>>,
+        complete: fn(&GroundProgram) -> Completion,
+    ) -> Race {
+        let stats = Stats {
+            gpu_searches: 7,
+            ..Stats::default()
+        };
+        let host = opts(Learning::Res, Heuristic::Activity, 1);
+        let hosts = vec![(host, "base")];
+        let mut r = Race::start(two_models(), HostCompletion::Make(complete), hosts, None).unwrap();
+        r.add_gpu(Box::new(Fake { answer, stats }));
+        r
+    }
+
+    #[test]
+    fn the_host_member_answers_when_the_gpu_member_does_not() {
+        let mut r = race(None);
+        let limits = Limits::none();
+        let Ok(Step::Model(m)) = r.next_model(&limits) else {
+            panic!("no model")
+        };
+        assert!(m.atoms == vec![1] || m.atoms == vec![2], "{m:?}");
+        let line = &r.stats().portfolio;
+        assert!(line.contains("answer from the CPU engine;"), "{line}");
+        assert!(line.contains("7 GPU searches"), "{line}");
+        // The race is the host member alone now: the other model, then no more.
+        let Ok(Step::Model(m2)) = r.next_model(&limits) else {
+            panic!("no second model")
+        };
+        assert_ne!(m, m2);
+        assert_eq!(r.next_model(&limits).unwrap(), Step::Exhausted);
+    }
+
+    #[test]
+    fn the_gpu_members_answer_stands_when_it_comes_first() {
+        let model = Model { atoms: vec![2] };
+        let mut r = race_with(Some(Ok(Step::Model(model.clone()))), slow_complete);
+        assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Model(model));
+        assert!(r.stats().portfolio.contains("from the GPU engine"));
+    }
+
+    #[test]
+    fn a_failing_gpu_member_leaves_the_answer_to_the_host_member() {
+        let mut r = race(Some(Err(())));
+        assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
+        assert!(r.stats().portfolio.contains("from the CPU engine"));
+    }
+
+    #[test]
+    fn without_a_gpu_member_the_host_member_answers_alone() {
+        let host = opts(Learning::Res, Heuristic::Activity, 1);
+        let make = HostCompletion::Make(crate::nogoods::complete);
+        let mut r = Race::start(two_models(), make, vec![(host, "base")], None).unwrap();
+        assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
+        assert!(r.stats().portfolio.is_empty());
+    }
+
+    /// `k` host threads over `p` (rows of `rows::host_rows` over the tuned host options).
+    fn threads(p: GroundProgram, k: usize) -> Race {
+        let base = crate::engine::cpu::tests::opts_vars(Learning::Res, Heuristic::Activity, 1);
+        let hosts = super::super::rows::host_rows(base, Default::default(), k);
+        let completion = HostCompletion::Ready(crate::nogoods::complete_native(&p));
+        Race::start(p, completion, hosts, None).unwrap()
+    }
+
+    #[test]
+    fn host_threads_enumerate_every_model_once() {
+        // {a;b;c} with at least one: 7 models, whichever thread answers first.
+        for k in [2, 4, 13] {
+            let p = prog(vec![
+                Rule::choice(&[1, 2, 3], &[]),
+                Rule::normal(&[], &[-1, -2, -3]),
+            ]);
+            let mut r = threads(crate::ground::analyse(&p).unwrap(), k);
+            let limits = Limits::none();
+            let mut seen = std::collections::HashSet::new();
+            loop {
+                match r.next_model(&limits).unwrap() {
+                    Step::Model(m) => assert!(seen.insert(m.atoms), "a model repeated"),
+                    Step::Exhausted => break,
+                    Step::Stopped => panic!("stopped without limits"),
+                }
+            }
+            assert_eq!(seen.len(), 7, "{k} threads");
+            let line = &r.stats().portfolio;
+            assert!(line.contains(&format!("({k} threads)")), "{line}");
+            assert!(line.contains("answer from CPU thread"), "{line}");
+        }
+    }
+
+    #[test]
+    fn host_threads_prove_unsatisfiability() {
+        // Pigeons: 4 into 3 holes (no model), hard enough for some conflicts and sharing.
+        let mut rules = Vec::new();
+        let var = |p: i32, h: i32| 1 + p * 3 + h;
+        for p in 0..4 {
+            let holes = [var(p, 0), var(p, 1), var(p, 2)].map(|v| v as u32);
+            rules.push(Rule::choice(&holes, &[]));
+            rules.push(Rule::normal(&[], &[-var(p, 0), -var(p, 1), -var(p, 2)]));
+        }
+        for h in 0..3 {
+            for p in 0..4 {
+                for q in p + 1..4 {
+                    rules.push(Rule::normal(&[], &[var(p, h), var(q, h)]));
+                }
+            }
+        }
+        let g = crate::ground::analyse(&prog(rules)).unwrap();
+        let mut r = threads(g, 6);
+        assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Exhausted);
+    }
+
+    #[test]
+    fn an_interrupt_stops_both_members() {
+        // An unsatisfiable program would be proved at once; a stopped race must not wait for
+        // the host member beyond the interrupt: the user's flag is set before the race runs.
+        let mut r = race(None);
+        let limits = Limits::none();
+        limits.interrupt.store(true, Ordering::Relaxed);
+        let step = r.next_model(&limits).unwrap();
+        // The host member may have answered before it saw the stop; either is a right answer.
+        assert!(matches!(step, Step::Stopped | Step::Model(_)), "{step:?}");
+    }
+}

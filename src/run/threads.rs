@@ -1,0 +1,90 @@
+//! How many host threads search (`-t`): what the user asked for, or one per core (one per
+//! core but one beside the GPU engine, whose host loop keeps a core busy), then what the
+//! objective and the memory allow.
+//!
+//! Invariant: the count is at least 1; it is below the user's `-t` only for a reason said on
+//! standard error (optimisation runs one thread; too little memory for more engines).
+
+use crate::config::{Config, EngineKind};
+use crate::nogoods::Completion;
+
+/// The threads wanted before the program is known.
+pub fn wanted(config: &Config, kind: EngineKind) -> usize {
+    if let Some(n) = config.threads {
+        return n as usize;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match kind {
+        EngineKind::Cpu => cores,
+        EngineKind::Auto => cores.saturating_sub(1).max(1),
+        EngineKind::Gpu | EngineKind::Emu => 1,
+    }
+}
+
+/// The threads that search `completion`.
+pub fn count(config: &Config, kind: EngineKind, optimising: bool, completion: &Completion) -> usize {
+    let wanted = wanted(config, kind);
+    if optimising {
+        if config.threads.is_some_and(|n| n > 1) {
+            eprintln!("*** Info : (yasmin-rs): optimization runs one CPU thread (-t ignored)");
+        }
+        return 1;
+    }
+    let per_engine = engine_bytes(completion);
+    let fit = super::prepare::available_memory()
+        .map_or(wanted, |free| (free / 2 / per_engine.max(1)) as usize)
+        .max(1);
+    if fit < wanted {
+        if config.threads.is_some() {
+            eprintln!(
+                "*** Info : (yasmin-rs): {fit} CPU threads instead of {wanted}: each needs about \
+                 {} MB and half the free memory fits {fit}",
+                per_engine >> 20
+            );
+        }
+        return fit;
+    }
+    wanted
+}
+
+/// A host engine's memory for `completion`, roughly (its store, watches and per-variable
+/// arrays; measured on the shared instances: see `benchmarks/results`).
+fn engine_bytes(completion: &Completion) -> u64 {
+    let db = &completion.db;
+    16 * db.lits.len() as u64 + 48 * db.len() as u64 + 96 * u64::from(db.num_vars)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn config(args: &str) -> Config {
+        Config::try_parse_from(format!("yasmin-rs {args}").split_whitespace()).unwrap()
+    }
+
+    #[test]
+    fn the_user_s_count_or_the_cores() {
+        assert_eq!(wanted(&config("-t 3"), EngineKind::Cpu), 3);
+        assert_eq!(wanted(&config("--parallel-mode=5,compete"), EngineKind::Auto), 5);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(wanted(&config(""), EngineKind::Cpu), cores);
+        assert_eq!(wanted(&config(""), EngineKind::Auto), (cores - 1).max(1));
+        assert_eq!(wanted(&config(""), EngineKind::Gpu), 1);
+    }
+
+    #[test]
+    fn bad_counts_and_modes_are_refused() {
+        for bad in ["-t 0", "-t x", "-t 4,split", "-t 2000"] {
+            let args = format!("yasmin-rs {bad}");
+            assert!(Config::try_parse_from(args.split_whitespace()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn optimisation_runs_one_thread() {
+        let c = crate::nogoods::Completion::default();
+        assert_eq!(count(&config("-t 8"), EngineKind::Cpu, true, &c), 1);
+        assert_eq!(count(&config("-t 8"), EngineKind::Cpu, false, &c), 8);
+    }
+}
