@@ -17,7 +17,8 @@ Configurations (--configs, comma separated):
   ENGINE:LEARNING[:HEURISTIC[:DECIDE]]
                                   yasmin-rs --engine ENGINE --learning LEARNING --heuristic H
                                   --decide D; e.g. cpu:res, gpu:fwd:jw, cpu:res:activity:vars
-                                  (heuristic and decisions default: the binary's)
+                                  (heuristic and decisions default: the binary's; LEARNING
+                                  `default`: no --learning, e.g. auto:default, the defaults)
   ...+FLAG=VALUE[+FLAG=VALUE...]  more yasmin-rs options, e.g.
                                   cpu:fwd:activity:vars+fwd-cut=lits+save-progress=0
                                   (--fwd-cut=lits --save-progress=0)
@@ -148,7 +149,9 @@ def command(cfg, args, ground):
             ground, "--stats", "-q", "-n", str(args.models),
             "--time-limit=%d" % args.time_limit]
     argv = [args.bin, ground, "--stats", "-n", str(args.models), "--engine", cfg["engine"],
-            "--learning", cfg["learning"], "--time-limit", str(args.time_limit)]
+            "--time-limit", str(args.time_limit)]
+    if cfg["learning"] != "default":
+        argv += ["--learning", cfg["learning"]]
     if "heuristic" in cfg:
         argv += ["--heuristic", cfg["heuristic"]]
     if "decide" in cfg:

@@ -12,7 +12,7 @@
 #                     the GPU or every core), the others 14 at a time
 #                     (chunks of the list); CHUNK i/n gives every run every n-th instance
 #                     (after the filters), `all` every one; rows go to $OUT/rows.jsonl
-# Environment: KIT (default .device: yasmin-rs, whl/, bench/ = a copy of ../shared/benchmarks),
+# Environment: SANITIZE=0 skips the sanitizers of `smoke`; KIT (default .device: yasmin-rs, whl/, bench/ = a copy of ../shared/benchmarks),
 #   LIST (default benchmarks/list.tsv), GROUND (default /tmp/ground), CLASSES and INSTANCES
 #   (optional filters, bench-run.py's --classes and --instances), GRACE (seconds past the limit
 #   before a run is killed, default 5).
@@ -22,7 +22,8 @@ LIST="${LIST:-benchmarks/list.tsv}"
 GROUND="${GROUND:-/tmp/ground}"
 OUT="${OUT:-/tmp/out}"
 BIN="$KIT/yasmin-rs"
-SEQ='^(gpu|auto|clingo-t)' 
+# Configurations that use the GPU or every core run one at a time.
+SEQ='^(gpu|auto|clingo-t)|parallel-mode'
 mkdir -p "$OUT" "$GROUND"
 
 clingo_env() {
@@ -55,8 +56,19 @@ step_smoke() {
             done
         done
     done
+    # The whole machine (GPU + host threads) and the host threads alone.
+    for spec in queens:4 hamiltonian:4 coloring:18; do
+        f=${spec%%:*}; want=${spec##*:}
+        for args in "--engine=auto" "--engine=auto -t 3" "--engine=cpu -t 16" "--engine=auto --learning=fwd"; do
+            got=$("$BIN" "examples/$f.aspif" -n 0 -q $args 2>&1 | awk '/^Models/ {print $3}')
+            [ "$got" = "$want" ] || { echo "SMOKE FAIL $f $args: $got models, want $want"; fails=$((fails+1)); }
+        done
+    done
     "$BIN" examples/queens.aspif -n 1 --engine=gpu --stats 2>&1 | tail -22
-    if command -v compute-sanitizer >/dev/null; then
+    "$BIN" examples/queens.aspif -n 1 --stats 2>&1 | grep -E "Portfolio|GPU searches|Conflicts" 
+    if [ "${SANITIZE:-1}" = 0 ]; then
+        echo "sanitizers skipped (SANITIZE=0)"
+    elif command -v compute-sanitizer >/dev/null; then
         for t in memcheck racecheck; do
             for f in queens hamiltonian; do
                 compute-sanitizer --tool $t --error-exitcode 9 "$BIN" "examples/$f.aspif" -n 0 -q --engine=gpu --gpu-searches=8 > /tmp/san.txt 2>&1

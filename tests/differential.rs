@@ -220,6 +220,8 @@ fn check_program(
     engine: &str,
 ) -> Result<Agreement, Mismatch> {
     let searches = (1 + vars_with % 8).to_string();
+    // The host engine: one thread, or a portfolio of 4 or 2 threads sharing nogoods.
+    let threads = ["1", "4", "2"][vars_with % 3];
     // The split: none, the default (cubes from 4 searches on), or 2^5 cubes whatever the count.
     let cubes = ["--gpu-cubes=0", "", "--gpu-cubes=5"][(vars_with / 8) % 3];
     let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
@@ -251,6 +253,9 @@ fn check_program(
         }
         if let Some(cut) = cut {
             args.extend(["--fwd-cut", cut]);
+        }
+        if engine == "cpu" {
+            args.extend(["-t", threads]);
         }
         if engine == "emu" {
             // The device engine's kernel on the host: 1 to 8 searches, so every row of the

@@ -80,6 +80,22 @@ impl Stats {
             0.0
         }
     }
+    /// Add `o`'s search counters to these (a portfolio's members summed, as clingo sums its
+    /// threads'); times, device figures and descriptions stay these.
+    pub fn add_counts(&mut self, o: &Stats) {
+        self.decisions += o.decisions;
+        self.conflicts += o.conflicts;
+        self.propagations += o.propagations;
+        self.learned += o.learned;
+        self.learned_lits += o.learned_lits;
+        self.loop_nogoods += o.loop_nogoods;
+        self.fwd_fallbacks += o.fwd_fallbacks;
+        self.fwd_lits_unknown += o.fwd_lits_unknown;
+        self.unfounded_sets += o.unfounded_sets;
+        self.restarts += o.restarts;
+        self.deleted += o.deleted;
+    }
+
     pub fn avg_learned_len(&self) -> f64 {
         if self.learned == 0 {
             0.0

@@ -28,6 +28,8 @@ const HOST: u32 = 2;
 /// How often the relay passes the user's Ctrl-C to the members, and the caller looks at the
 /// host members' results.
 const POLL: Duration = Duration::from_millis(20);
+/// How long the race waits, after its answer, for the other host members' counters.
+const LINGER: Duration = Duration::from_millis(30);
 
 /// What a host member ends with: its index, its engine (`None` when it stopped before it
 /// was built), its step.
@@ -51,6 +53,8 @@ pub struct Race {
     claimed: Arc<AtomicU32>,
     /// After the race: the member that answered first.
     winner: Option<Box<dyn Engine>>,
+    /// The other host members' counters, summed (they stopped when the race ended).
+    others: Stats,
     stats: Stats,
 }
 
@@ -114,6 +118,7 @@ impl Race {
             stop,
             claimed,
             winner: None,
+            others: Stats::default(),
             stats: Stats::default(),
         })
     }
@@ -167,6 +172,13 @@ impl Race {
         } else {
             self.host_answer(&results, limits)
         };
+        // The others' counters, from those that stopped by now (most stop within a few ms).
+        let linger = Instant::now() + LINGER;
+        while let Ok((_, engine, _)) = results.recv_timeout(linger - Instant::now().min(linger)) {
+            if let Some(e) = engine {
+                self.others.add_counts(e.stats());
+            }
+        }
         done.store(true, Ordering::Relaxed);
         let _ = relay.join();
         let searches = gpu.as_ref().map(|g| g.stats().gpu_searches);
@@ -183,9 +195,13 @@ impl Race {
                 ))
             }
             (None, Some(g), Some(Err(_))) => (g, Ok(Step::Stopped), None),
-            (None, _, _) => return Ok(Step::Stopped),
+            (None, _, _) => {
+                self.stats.add_counts(&self.others);
+                return Ok(Step::Stopped);
+            }
         };
         self.stats = winner.stats().clone();
+        self.stats.add_counts(&self.others);
         self.stats.portfolio = self.describe(who, searches);
         self.winner = Some(winner);
         step
@@ -194,7 +210,7 @@ impl Race {
     /// Wait for the host member that claimed the answer (or for every member to stop, or for
     /// the limits); its index, engine and step, and whether a member was lost (panicked).
     fn host_answer(
-        &self,
+        &mut self,
         results: &Receiver<HostResult>,
         limits: &Limits,
     ) -> (Option<(u32, CpuEngine, Step)>, bool) {
@@ -207,6 +223,9 @@ impl Race {
                     if self.claimed.load(Ordering::Acquire) == HOST + i {
                         let engine = engine.expect("a member that answered has its engine");
                         return (Some((i, engine, step)), false);
+                    }
+                    if let Some(e) = engine {
+                        self.others.add_counts(e.stats());
                     }
                     if ended == members {
                         return (None, false);
@@ -327,6 +346,7 @@ impl Engine for Race {
                 let step = w.next_model(limits);
                 let portfolio = std::mem::take(&mut self.stats.portfolio);
                 self.stats = w.stats().clone();
+                self.stats.add_counts(&self.others);
                 self.stats.portfolio = portfolio;
                 step
             }
