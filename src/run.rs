@@ -109,10 +109,14 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     // the worker when it searches alone (one thread).
     let host_only = plan.host.filter(|_| plan.kind == EngineKind::Cpu);
     let one_thread = threads::wanted(config, plan.kind) == 1;
+    // `auto` completes later: the host threads their own way (native sums) while the device's
+    // translation is made beside them.
+    let complete = plan.kind != EngineKind::Auto;
     let prepared = match prepare::prepare(
         source,
         config.constants.clone(),
         host_only,
+        complete,
         one_thread,
         &stop,
         &mut phases,
@@ -126,8 +130,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         (None, Some((ground, completion))) => {
             let optimising =
                 !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
-            let threads = threads::count(config, plan.kind, optimising, &completion);
-            let engine = make_engine(&plan, ground, completion, optimising, threads, deadline)?;
+            let engine = make_engine(&plan, config, ground, completion, optimising, deadline)?;
             phases.end("Engine");
             engine
         }
@@ -215,20 +218,33 @@ fn models_wanted(config: &Config, opt: Option<&OptMode>) -> u64 {
 /// at the run's `deadline`.
 fn make_engine(
     plan: &plan::Plan,
+    config: &Config,
     ground: crate::ground::GroundProgram,
-    completion: crate::nogoods::Completion,
+    completion: Option<crate::nogoods::Completion>,
     optimising: bool,
-    threads: usize,
     deadline: Option<Instant>,
 ) -> anyhow::Result<Box<dyn Engine>> {
     use crate::config::GpuEngine;
     use crate::engine::gpu::many::Backend;
-    use crate::engine::portfolio::race::{HostCompletion, Race};
+    use crate::engine::portfolio::race::{GpuBuild, HostCompletion, Race};
     use crate::engine::portfolio::rows::host_rows;
     use crate::engine::{cpu::CpuEngine, gpu};
     let host_opts = || {
         plan.host
             .expect("a plan with the host engine has its options")
+    };
+    // `auto` left the completion to this point: the host engine's, unless the race makes its
+    // own and the device's.
+    let racing = plan.kind == EngineKind::Auto && !optimising;
+    let completion = match completion {
+        Some(c) => c,
+        None if racing => crate::nogoods::Completion::default(),
+        None => prepare::completer(Some(host_opts().sums))(&ground),
+    };
+    let threads = if racing {
+        threads::count_for_program(config, plan.kind, &ground)
+    } else {
+        threads::count(config, plan.kind, optimising, &completion)
     };
     let cpu = |ground: &_, completion: &_| {
         Box::new(CpuEngine::new(ground, completion, host_opts())) as Box<dyn Engine>
@@ -287,15 +303,27 @@ fn make_engine(
                 .into()
             }),
         EngineKind::Auto => {
-            // The host members start first, so that they search while the GPU's is built;
-            // they complete the program for themselves (native sums).
+            // The host members start first and complete the program for themselves (native
+            // sums); the device's translation is made on a thread beside them, and the GPU
+            // member is built from it when the race first runs.
             let complete = HostCompletion::Make(prepare::completer(Some(host_opts().sums)));
             let mut race =
                 Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
-            match device() {
-                Ok(gpu) => race.add_gpu(gpu),
-                Err((_, why)) => eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}"),
-            }
+            let (device, variant) = (plan.device, plan.gpu_engine);
+            let build: GpuBuild = Box::new(move |ground, completion| {
+                let opts = device.expect("a plan for auto has the GPU engine's options");
+                let engine = match variant {
+                    GpuEngine::Single => gpu::GpuEngine::new(ground, completion, opts)
+                        .map(|e| Box::new(e) as Box<dyn Engine>),
+                    GpuEngine::Many => {
+                        gpu::many::ManyEngine::new(ground, completion, opts, Backend::Device)
+                            .map(|e| Box::new(e) as Box<dyn Engine>)
+                    }
+                };
+                engine.map_err(|e| e.to_string())
+            });
+            race.add_gpu_later(ground, crate::nogoods::complete, build)
+                .map_err(engine_failure)?;
             Ok(Box::new(race))
         }
     }

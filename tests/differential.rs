@@ -499,7 +499,10 @@ fn run_kind_on(kind: Kind, engine: &str, count: u64) {
     need_tool("gringo");
     need_tool("clingo");
     let base = env_u64("YASMIN_DIFF_SEED", 1);
-    let dir = scratch_dir().join(kind.name());
+    // One folder per engine and kind: the tests run in parallel in one process, and two
+    // engines' runs of a kind ground the same seeds (a shared folder let one delete the
+    // other's files).
+    let dir = scratch_dir().join(format!("{engine}-{}", kind.name()));
     std::fs::create_dir_all(&dir).unwrap();
     let start = Instant::now();
     let (mut sets, mut unsat, mut unsupported, mut failures) = (0usize, 0usize, 0usize, Vec::new());

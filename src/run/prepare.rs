@@ -50,9 +50,10 @@ pub struct Prepared {
     pub program: Program,
     /// The engine, when it was built on the worker (`--engine=cpu`).
     pub engine: Option<Box<dyn Engine + Send>>,
-    /// The analysed program and its completion, for an engine built by the caller (GPU, auto);
-    /// `None` once the worker built the engine and dropped them.
-    pub analysed: Option<(GroundProgram, Completion)>,
+    /// The analysed program and its completion (`None`: not made, `complete` was false), for an
+    /// engine built by the caller (GPU, auto, host threads); `None` once the worker built the
+    /// engine and dropped them.
+    pub analysed: Option<(GroundProgram, Option<Completion>)>,
 }
 
 enum Msg {
@@ -61,12 +62,13 @@ enum Msg {
     Done(Result<Prepared, Failure>),
 }
 
-/// Prepare `source` on a worker thread: the completion for the host engine with `host`'s sums
-/// (`None`: the device's), and with `build` the host engine there too.
+/// Prepare `source` on a worker thread: with `complete`, the completion for the host engine
+/// with `host`'s sums (`None`: the device's), and with `build` the host engine there too.
 pub fn prepare(
     source: Source,
     constants: Vec<(String, String)>,
     host: Option<Options>,
+    complete: bool,
     build: bool,
     stop: &Stop,
     phases: &mut Phases,
@@ -78,7 +80,7 @@ pub fn prepare(
             let phase = |name, made| {
                 let _ = tx.send(Msg::Phase(name, made));
             };
-            let result = work(&source, &constants, host, build, phase);
+            let result = work(&source, &constants, host, complete, build, phase);
             let _ = tx.send(Msg::Done(result));
         })
         .map_err(|e| Failure::new(exit::MEMORY, format!("cannot start a thread: {e}")))?;
@@ -110,6 +112,7 @@ fn work(
     source: &Source,
     constants: &[(String, String)],
     host: Option<Options>,
+    complete: bool,
     build: bool,
     phase: impl Fn(&'static str, String),
 ) -> Result<Prepared, Failure> {
@@ -132,8 +135,15 @@ fn work(
             ground.rules.len()
         ),
     );
+    if !complete {
+        return Ok(Prepared {
+            program,
+            engine: None,
+            analysed: Some((ground, None)),
+        });
+    }
     // Native sums only when the host engine is certain to search (the device engine needs the
-    // translation, and `auto` may pick it).
+    // translation).
     let completion = completer(host.map(|o| o.sums))(&ground);
     let db = &completion.db;
     phase(
@@ -149,7 +159,7 @@ fn work(
         return Ok(Prepared {
             program,
             engine: None,
-            analysed: Some((ground, completion)),
+            analysed: Some((ground, Some(completion))),
         });
     };
     let engine = CpuEngine::new(&ground, &completion, opts);

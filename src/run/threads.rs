@@ -6,6 +6,7 @@
 //! standard error (optimisation runs one thread; too little memory for more engines).
 
 use crate::config::{Config, EngineKind};
+use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
 /// The threads wanted before the program is known.
@@ -23,14 +24,32 @@ pub fn wanted(config: &Config, kind: EngineKind) -> usize {
 
 /// The threads that search `completion`.
 pub fn count(config: &Config, kind: EngineKind, optimising: bool, completion: &Completion) -> usize {
-    let wanted = wanted(config, kind);
     if optimising {
         if config.threads.is_some_and(|n| n > 1) {
             eprintln!("*** Info : (yasmin-rs): optimization runs one CPU thread (-t ignored)");
         }
         return 1;
     }
-    let per_engine = engine_bytes(completion);
+    fitting(config, kind, engine_bytes(completion))
+}
+
+/// The threads that search `ground`, before its completion is made (no objective): the
+/// completion's size guessed from the program's.
+pub fn count_for_program(config: &Config, kind: EngineKind, ground: &GroundProgram) -> usize {
+    use crate::ground::BodyDef;
+    let size = |b: &BodyDef| match b {
+        BodyDef::Conj { pos, neg } => pos.len() + neg.len(),
+        BodyDef::Sum { lits, .. } => lits.len(),
+    };
+    let lits: u64 = ground.bodies.iter().map(|b| 2 * size(b) as u64 + 1).sum::<u64>()
+        + 2 * ground.rules.len() as u64;
+    let vars = u64::from(ground.num_atoms) + ground.bodies.len() as u64;
+    fitting(config, kind, 3 * (16 * lits + 48 * lits / 2 + 96 * vars))
+}
+
+/// The threads wanted, or as many as half the free memory holds at `per_engine` bytes each.
+fn fitting(config: &Config, kind: EngineKind, per_engine: u64) -> usize {
+    let wanted = wanted(config, kind);
     let fit = super::prepare::available_memory()
         .map_or(wanted, |free| (free / 2 / per_engine.max(1)) as usize)
         .max(1);

@@ -35,6 +35,17 @@ const LINGER: Duration = Duration::from_millis(30);
 /// was built), its step.
 type HostResult = (u32, Option<CpuEngine>, Step);
 
+/// Builds the GPU member from the program and the device's completion (on the calling thread,
+/// where the GPU member then searches); `Err` says why it cannot run.
+pub type GpuBuild = Box<dyn FnOnce(&GroundProgram, &Completion) -> Result<Box<dyn Engine>, String>>;
+
+/// The GPU member on its way: the device's completion, made on a thread of its own, and what
+/// builds the member from it.
+struct GpuPending {
+    completion: Receiver<(GroundProgram, Completion)>,
+    build: GpuBuild,
+}
+
 /// The completion the host members search: made already, or to make on their thread.
 pub enum HostCompletion {
     Ready(Completion),
@@ -43,6 +54,7 @@ pub enum HostCompletion {
 
 pub struct Race {
     gpu: Option<Box<dyn Engine>>,
+    gpu_pending: Option<GpuPending>,
     /// The host members' results, until the race ran.
     results: Option<Receiver<HostResult>>,
     /// The host members' row names (thread `i` runs row `rows[i]`).
@@ -112,6 +124,7 @@ impl Race {
         })?;
         Ok(Race {
             gpu: None,
+            gpu_pending: None,
             results: Some(rx),
             rows,
             exchange,
@@ -128,8 +141,58 @@ impl Race {
         self.gpu = Some(gpu);
     }
 
+    /// Add a GPU member once it is ready: `complete` makes the device's completion of `ground`
+    /// on a thread of its own while the host members search, and the race's first call builds
+    /// the member with `build` when it is done — unless a host member answered first, or the
+    /// limits passed (the member is then never built).
+    pub fn add_gpu_later(
+        &mut self,
+        ground: GroundProgram,
+        complete: fn(&GroundProgram) -> Completion,
+        build: GpuBuild,
+    ) -> Result<(), EngineError> {
+        let (tx, rx) = mpsc::channel();
+        spawn("device-complete", move || {
+            let completion = complete(&ground);
+            let _ = tx.send((ground, completion));
+        })?;
+        self.gpu_pending = Some(GpuPending {
+            completion: rx,
+            build,
+        });
+        Ok(())
+    }
+
+    /// Wait for the pending GPU member's completion (while no host member has answered and
+    /// the limits hold), then build it here.
+    fn await_gpu(&mut self, limits: &Limits) {
+        let Some(pending) = self.gpu_pending.take() else { return };
+        loop {
+            if self.claimed.load(Ordering::Acquire) != NOBODY || limits.reached() {
+                return;
+            }
+            match pending.completion.recv_timeout(POLL) {
+                Ok((ground, completion)) => {
+                    match (pending.build)(&ground, &completion) {
+                        Ok(gpu) => self.add_gpu(gpu),
+                        Err(why) => {
+                            eprintln!("*** Info : (yasmin-rs): the GPU engine does not take part: {why}")
+                        }
+                    }
+                    return;
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    eprintln!("*** Warn : (yasmin-rs): the device's completion failed; the CPU engine goes on");
+                    return;
+                }
+            }
+        }
+    }
+
     /// The race itself: the GPU member on this thread, the host members on theirs.
     fn run(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        self.await_gpu(limits);
         let mut gpu = self.gpu.take();
         let Some(results) = self.results.take() else {
             // Ran before and stopped without an answer.
@@ -459,6 +522,44 @@ mod tests {
         let mut r = race_with(Some(Ok(Step::Model(model.clone()))), slow_complete);
         assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Model(model));
         assert!(r.stats().portfolio.contains("from the GPU engine"));
+    }
+
+    #[test]
+    fn a_later_gpu_member_is_built_when_its_completion_is_ready() {
+        let host = opts(Learning::Res, Heuristic::Activity, 1);
+        let hosts = vec![(host, "base")];
+        let mut r = Race::start(two_models(), HostCompletion::Make(slow_complete), hosts, None)
+            .unwrap();
+        let model = Model { atoms: vec![1] };
+        let answer = Some(Ok(Step::Model(model.clone())));
+        let build: GpuBuild = Box::new(move |_, completion| {
+            assert!(completion.db.len() > 0, "built from the device's completion");
+            let stats = Stats {
+                gpu_searches: 3,
+                ..Stats::default()
+            };
+            Ok(Box::new(Fake { answer, stats }) as Box<dyn Engine>)
+        });
+        r.add_gpu_later(two_models(), crate::nogoods::complete, build)
+            .unwrap();
+        assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Model(model));
+        assert!(r.stats().portfolio.contains("answer from the GPU engine"));
+    }
+
+    #[test]
+    fn a_host_answer_before_the_device_completion_skips_the_gpu_member() {
+        fn never(p: &GroundProgram) -> Completion {
+            std::thread::sleep(Duration::from_secs(30));
+            crate::nogoods::complete(p)
+        }
+        let host = opts(Learning::Res, Heuristic::Activity, 1);
+        let make = HostCompletion::Make(crate::nogoods::complete);
+        let mut r = Race::start(two_models(), make, vec![(host, "base")], None).unwrap();
+        let build: GpuBuild = Box::new(|_, _| panic!("the GPU member is not needed"));
+        r.add_gpu_later(two_models(), never, build).unwrap();
+        let t = Instant::now();
+        assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
+        assert!(t.elapsed() < Duration::from_secs(10), "did not wait for the device");
     }
 
     #[test]
