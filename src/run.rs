@@ -14,9 +14,9 @@ mod phases;
 mod plan;
 mod prepare;
 mod progress;
-mod threads;
 #[cfg(test)]
 mod tests;
+mod threads;
 
 use crate::check::Checker;
 use crate::config::{Config, EngineKind, OptKind, OptMode, Pre};
@@ -226,6 +226,7 @@ fn make_engine(
 ) -> anyhow::Result<Box<dyn Engine>> {
     use crate::config::GpuEngine;
     use crate::engine::gpu::many::Backend;
+    use crate::engine::portfolio::optimize::OptRace;
     use crate::engine::portfolio::race::{GpuBuild, HostCompletion, Race};
     use crate::engine::portfolio::rows::host_rows;
     use crate::engine::{cpu::CpuEngine, gpu};
@@ -268,10 +269,22 @@ fn make_engine(
     };
     // Optimisation is the host engine's only: `auto` takes it, `gpu` is refused.
     const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
+    let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
+        let race = OptRace::start(ground, completion, hosts(), deadline);
+        Ok(Box::new(race.map_err(engine_failure)?))
+    };
     match plan.kind {
+        EngineKind::Cpu | EngineKind::Auto if optimising && threads > 1 => {
+            if plan.kind == EngineKind::Auto {
+                eprintln!("*** Info : (yasmin-rs): using the CPU engine: {NO_OPT}");
+            }
+            opt_race(ground, completion)
+        }
         EngineKind::Cpu if threads > 1 && !optimising => {
             let ready = HostCompletion::Ready(completion);
-            Ok(Box::new(Race::start(ground, ready, hosts(), deadline).map_err(engine_failure)?))
+            Ok(Box::new(
+                Race::start(ground, ready, hosts(), deadline).map_err(engine_failure)?,
+            ))
         }
         EngineKind::Cpu => Ok(cpu(&ground, &completion)),
         EngineKind::Gpu | EngineKind::Emu if optimising => Err(Failure::new(

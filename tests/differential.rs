@@ -424,7 +424,17 @@ fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Misma
     };
     // optN: the optimal answer sets and the optimum.
     let learning = LEARNING[i % 2];
-    let mut args = vec!["--opt-mode=optN", "-n", "0", "--learning", learning];
+    // Threads optimising together (2 or 4), or one.
+    let threads = ["2", "4", "1"][i % 3];
+    let mut args = vec![
+        "--opt-mode=optN",
+        "-n",
+        "0",
+        "--learning",
+        learning,
+        "-t",
+        threads,
+    ];
     if (i / 2) % 2 == 1 {
         args.extend(["--decide", "vars"]);
     }
@@ -438,7 +448,14 @@ fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Misma
     }
     // opt (the default): the same optimum, proved.
     // (`-n 0`: a program whose weights are all 0 has no objective left after gringo.)
-    let args = ["-n", "0", "--learning", LEARNING[(i + 1) % 2]];
+    let args = [
+        "-n",
+        "0",
+        "--learning",
+        LEARNING[(i + 1) % 2],
+        "-t",
+        threads,
+    ];
     let (out, err, code) = yasmin_with(aspif, &args);
     let got = parse_opt(&out, code);
     let same = got.optimum == expected.optimum

@@ -3,7 +3,7 @@
 //! objective and the memory allow.
 //!
 //! Invariant: the count is at least 1; it is below the user's `-t` only for a reason said on
-//! standard error (optimisation runs one thread; too little memory for more engines).
+//! standard error (`--opt-mode=enum` runs one thread; too little memory for more engines).
 
 use crate::config::{Config, EngineKind};
 use crate::ground::GroundProgram;
@@ -22,11 +22,17 @@ pub fn wanted(config: &Config, kind: EngineKind) -> usize {
     }
 }
 
-/// The threads that search `completion`.
-pub fn count(config: &Config, kind: EngineKind, optimising: bool, completion: &Completion) -> usize {
-    if optimising {
+/// The threads that search `completion`; `optimising`: the program has an objective that is
+/// not ignored (the threads optimise together, except with `--opt-mode=enum`).
+pub fn count(
+    config: &Config,
+    kind: EngineKind,
+    optimising: bool,
+    completion: &Completion,
+) -> usize {
+    if optimising && !crate::engine::portfolio::optimize::parallel(config.opt_mode.kind) {
         if config.threads.is_some_and(|n| n > 1) {
-            eprintln!("*** Info : (yasmin-rs): optimization runs one CPU thread (-t ignored)");
+            eprintln!("*** Info : (yasmin-rs): --opt-mode=enum runs one CPU thread (-t ignored)");
         }
         return 1;
     }
@@ -41,7 +47,11 @@ pub fn count_for_program(config: &Config, kind: EngineKind, ground: &GroundProgr
         BodyDef::Conj { pos, neg } => pos.len() + neg.len(),
         BodyDef::Sum { lits, .. } => lits.len(),
     };
-    let lits: u64 = ground.bodies.iter().map(|b| 2 * size(b) as u64 + 1).sum::<u64>()
+    let lits: u64 = ground
+        .bodies
+        .iter()
+        .map(|b| 2 * size(b) as u64 + 1)
+        .sum::<u64>()
         + 2 * ground.rules.len() as u64;
     let vars = u64::from(ground.num_atoms) + ground.bodies.len() as u64;
     fitting(config, kind, 3 * (16 * lits + 48 * lits / 2 + 96 * vars))
@@ -85,7 +95,10 @@ mod tests {
     #[test]
     fn the_user_s_count_or_the_cores() {
         assert_eq!(wanted(&config("-t 3"), EngineKind::Cpu), 3);
-        assert_eq!(wanted(&config("--parallel-mode=5,compete"), EngineKind::Auto), 5);
+        assert_eq!(
+            wanted(&config("--parallel-mode=5,compete"), EngineKind::Auto),
+            5
+        );
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         assert_eq!(wanted(&config(""), EngineKind::Cpu), cores);
         assert_eq!(wanted(&config(""), EngineKind::Auto), (cores - 1).max(1));
@@ -96,14 +109,28 @@ mod tests {
     fn bad_counts_and_modes_are_refused() {
         for bad in ["-t 0", "-t x", "-t 4,split", "-t 2000"] {
             let args = format!("yasmin-rs {bad}");
-            assert!(Config::try_parse_from(args.split_whitespace()).is_err(), "{bad}");
+            assert!(
+                Config::try_parse_from(args.split_whitespace()).is_err(),
+                "{bad}"
+            );
         }
     }
 
     #[test]
-    fn optimisation_runs_one_thread() {
+    fn enumeration_within_a_bound_runs_one_thread() {
         let c = crate::nogoods::Completion::default();
-        assert_eq!(count(&config("-t 8"), EngineKind::Cpu, true, &c), 1);
-        assert_eq!(count(&config("-t 8"), EngineKind::Cpu, false, &c), 8);
+        assert_eq!(
+            count(&config("-t 8 --opt-mode=enum"), EngineKind::Cpu, true, &c),
+            1
+        );
+        assert_eq!(
+            count(&config("-t 8 --opt-mode=enum"), EngineKind::Cpu, false, &c),
+            8
+        );
+        assert_eq!(count(&config("-t 8"), EngineKind::Cpu, true, &c), 8);
+        assert_eq!(
+            count(&config("-t 8 --opt-mode=optN"), EngineKind::Cpu, true, &c),
+            8
+        );
     }
 }

@@ -67,7 +67,10 @@ impl Exchange {
 
     /// The port of member `me` (`me < members`).
     pub fn port(self: &Arc<Self>, me: u32) -> Port {
-        assert!((me as usize) < self.published.len(), "member {me} out of range");
+        assert!(
+            (me as usize) < self.published.len(),
+            "member {me} out of range"
+        );
         Port {
             ex: self.clone(),
             me,
@@ -125,7 +128,10 @@ impl Port {
                 ring.entries.pop_front();
                 ring.first += 1;
             }
-            ring.entries.push_back(Entry { from: self.me, lits });
+            ring.entries.push_back(Entry {
+                from: self.me,
+                lits,
+            });
         }
         drop(ring);
         self.ex.published[self.me as usize].fetch_add(n, Ordering::Relaxed);

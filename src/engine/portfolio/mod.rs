@@ -5,10 +5,12 @@
 //! - `rows`: the host threads' diverse configurations, as rows of options over the command
 //!   line's.
 //! - `exchange`: the short learned nogoods the host threads share.
+//! - `optimize`: the host threads optimising together, bounded by the best cost any found.
 //!
 //! Invariant: all members search one program with one variable numbering (one completion for
 //! the host threads), so what one member proves holds for all.
 
 pub mod exchange;
+pub mod optimize;
 pub mod race;
 pub mod rows;

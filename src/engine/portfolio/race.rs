@@ -166,7 +166,9 @@ impl Race {
     /// Wait for the pending GPU member's completion (while no host member has answered and
     /// the limits hold), then build it here.
     fn await_gpu(&mut self, limits: &Limits) {
-        let Some(pending) = self.gpu_pending.take() else { return };
+        let Some(pending) = self.gpu_pending.take() else {
+            return;
+        };
         loop {
             if self.claimed.load(Ordering::Acquire) != NOBODY || limits.reached() {
                 return;
@@ -176,7 +178,9 @@ impl Race {
                     match (pending.build)(&ground, &completion) {
                         Ok(gpu) => self.add_gpu(gpu),
                         Err(why) => {
-                            eprintln!("*** Info : (yasmin-rs): the GPU engine does not take part: {why}")
+                            eprintln!(
+                                "*** Info : (yasmin-rs): the GPU engine does not take part: {why}"
+                            )
                         }
                     }
                     return;
@@ -338,7 +342,7 @@ impl Race {
 
 /// Spawn a member thread with as much stack as the main thread, where the host engine runs
 /// otherwise.
-fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(), EngineError> {
+pub(super) fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(), EngineError> {
     std::thread::Builder::new()
         .name(name.into())
         .stack_size(8 << 20)
@@ -528,12 +532,20 @@ mod tests {
     fn a_later_gpu_member_is_built_when_its_completion_is_ready() {
         let host = opts(Learning::Res, Heuristic::Activity, 1);
         let hosts = vec![(host, "base")];
-        let mut r = Race::start(two_models(), HostCompletion::Make(slow_complete), hosts, None)
-            .unwrap();
+        let mut r = Race::start(
+            two_models(),
+            HostCompletion::Make(slow_complete),
+            hosts,
+            None,
+        )
+        .unwrap();
         let model = Model { atoms: vec![1] };
         let answer = Some(Ok(Step::Model(model.clone())));
         let build: GpuBuild = Box::new(move |_, completion| {
-            assert!(completion.db.len() > 0, "built from the device's completion");
+            assert!(
+                completion.db.len() > 0,
+                "built from the device's completion"
+            );
             let stats = Stats {
                 gpu_searches: 3,
                 ..Stats::default()
@@ -559,7 +571,10 @@ mod tests {
         r.add_gpu_later(two_models(), never, build).unwrap();
         let t = Instant::now();
         assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
-        assert!(t.elapsed() < Duration::from_secs(10), "did not wait for the device");
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "did not wait for the device"
+        );
     }
 
     #[test]

@@ -242,7 +242,10 @@ mod tests {
             .count();
         assert!(differs >= ROWS.len() - 1, "{differs} rows differ");
         for scheme in [Learning::Res, Learning::Fwd] {
-            assert!(rows.iter().any(|(o, _)| o.learning == scheme), "{scheme:?} takes part");
+            assert!(
+                rows.iter().any(|(o, _)| o.learning == scheme),
+                "{scheme:?} takes part"
+            );
         }
     }
 
@@ -260,7 +263,11 @@ mod tests {
         for (o, name) in host_rows(base, given, 2 * ROWS.len()) {
             assert_eq!(o.learning, Learning::Res, "{name}");
             assert_eq!(o.save_progress, Some(5), "{name}");
-            assert_eq!(o.decide, Decide::Vars, "{name}: rules would drop saved signs");
+            assert_eq!(
+                o.decide,
+                Decide::Vars,
+                "{name}: rules would drop saved signs"
+            );
             assert!(consistent(&o), "{name}");
         }
     }

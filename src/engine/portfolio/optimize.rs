@@ -1,0 +1,321 @@
+//! Optimisation on `-t k` host threads: every thread runs branch and bound on its own (a row of
+//! `rows` each), and the best cost any of them found bounds them all — clasp's parallel
+//! optimisation. The caller (`run/enumerate.rs`) sees one engine: each model it gets is better
+//! than the one before, and `Exhausted` once a thread proved that nothing beats the last one.
+//!
+//! Invariant: the bound a thread searches under is never tighter than the best model accepted
+//! so far, except by that thread's own model, whose report reaches the caller before anything
+//! the thread reports later (one channel, in order); so a thread's proof that nothing beats its
+//! bound proves the last accepted model optimal (or, before any model, that none exists). A
+//! bound that admits more than the last one (optN's optimal models, after the optimum) ends the
+//! race: one thread's engine goes on alone on the caller's thread, forgetting what it learned
+//! under the tighter bound, so the optimal models are enumerated once each.
+
+use super::race::spawn;
+use crate::engine::cpu::CpuEngine;
+use crate::engine::{Bound, Engine, EngineError, Limits, Model, Options, Stats, Step};
+use crate::ground::GroundProgram;
+use crate::nogoods::Completion;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How often the caller looks at the clock and the Ctrl-C flag while the threads search.
+const POLL: Duration = Duration::from_millis(20);
+
+enum Report {
+    /// Thread `i` found a model with these costs (it then bounds itself below them).
+    Model(u32, Model, Vec<i64>),
+    /// Thread `i` proved that no model beats its bound.
+    Exhausted(u32),
+    /// Thread `i` stopped for good; its engine (`None`: not built).
+    Done(u32, Option<CpuEngine>),
+}
+
+/// What the caller tells the threads.
+struct Control {
+    /// Every thread stops.
+    stop: AtomicBool,
+    /// Per thread: stop searching and look at the bound (the thread's `Limits::interrupt`).
+    pokes: Vec<Arc<AtomicBool>>,
+    /// The newest bound for everyone, with a version number.
+    bound: Mutex<(u64, Option<Bound>)>,
+}
+
+impl Control {
+    fn poke_all(&self) {
+        for p in &self.pokes {
+            p.store(true, Ordering::Relaxed);
+        }
+    }
+    fn stop_all(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.poke_all();
+    }
+    fn newer_bound(&self, seen: u64) -> Option<(u64, Bound)> {
+        let b = self.bound.lock().unwrap_or_else(|e| e.into_inner());
+        match &b.1 {
+            Some(bound) if b.0 > seen => Some((b.0, bound.clone())),
+            _ => None,
+        }
+    }
+}
+
+pub struct OptRace {
+    ctl: Arc<Control>,
+    reports: Receiver<Report>,
+    rows: Vec<&'static str>,
+    /// Threads that have not sent `Done` yet.
+    running: usize,
+    /// The last model's costs, and the thread that found it.
+    best: Option<(Vec<i64>, u32)>,
+    /// After the race: one thread's engine, alone.
+    solo: Option<CpuEngine>,
+    /// The thread that proved the last model optimal (or that none exists).
+    proved_by: Option<u32>,
+    /// Counters of the threads that are done.
+    done: Stats,
+    stats: Stats,
+}
+
+impl OptRace {
+    /// Start one thread per entry of `hosts` on `ground` and its (host) `completion`.
+    pub fn start(
+        ground: GroundProgram,
+        completion: Completion,
+        hosts: Vec<(Options, &'static str)>,
+        deadline: Option<Instant>,
+    ) -> Result<OptRace, EngineError> {
+        let program = Arc::new((ground, completion));
+        let ctl = Arc::new(Control {
+            stop: AtomicBool::new(false),
+            pokes: hosts
+                .iter()
+                .map(|_| Arc::new(AtomicBool::new(false)))
+                .collect(),
+            bound: Mutex::new((0, None)),
+        });
+        let (tx, rx) = mpsc::channel();
+        let rows: Vec<&'static str> = hosts.iter().map(|&(_, name)| name).collect();
+        let mut running = 0;
+        for (i, (opts, _)) in hosts.into_iter().enumerate() {
+            let (program, ctl, tx) = (program.clone(), ctl.clone(), tx.clone());
+            let name = format!("opt-{i}");
+            let started = spawn(&name, move || {
+                member(i as u32, program, opts, ctl, deadline, tx);
+            });
+            match started {
+                Ok(()) => running += 1,
+                Err(e) if running > 0 => {
+                    eprintln!("*** Warn : (yasmin-rs): {e}; optimising with {running} threads")
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(OptRace {
+            ctl,
+            reports: rx,
+            rows,
+            running,
+            best: None,
+            solo: None,
+            proved_by: None,
+            done: Stats::default(),
+            stats: Stats::default(),
+        })
+    }
+
+    /// End the race: every thread stops; the engine of thread `keep` (if any) is returned.
+    fn stop_all(&mut self, keep: Option<u32>) -> Option<CpuEngine> {
+        self.ctl.stop_all();
+        let mut kept = None;
+        while self.running > 0 {
+            match self.reports.recv() {
+                Ok(Report::Done(i, engine)) => {
+                    self.running -= 1;
+                    match engine {
+                        Some(e) if Some(i) == keep => kept = Some(e),
+                        Some(e) => self.done.add_counts(e.stats()),
+                        None => {}
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        kept
+    }
+
+    fn refresh_stats(&mut self) {
+        let mut s = match &self.solo {
+            Some(e) => e.stats().clone(),
+            None => Stats::default(),
+        };
+        s.add_counts(&self.done);
+        let thread = |i: u32| format!("CPU thread {i} ({})", self.rows[i as usize]);
+        let mut who = match &self.best {
+            Some((_, i)) => format!("last model from {}", thread(*i)),
+            None => "no model".into(),
+        };
+        if let Some(i) = self.proved_by {
+            who.push_str(&format!(", proof from {}", thread(i)));
+        }
+        s.portfolio = format!(
+            "{who}; members: the CPU engine ({} threads, optimising together)",
+            self.rows.len()
+        );
+        self.stats = s;
+    }
+
+    fn race(&mut self, limits: &Limits) -> Step {
+        loop {
+            if limits.reached() {
+                self.stop_all(None);
+                return Step::Stopped;
+            }
+            match self.reports.recv_timeout(POLL) {
+                Ok(Report::Model(i, model, costs)) => {
+                    // A thread's model that another's already beat is dropped.
+                    if self.best.as_ref().is_none_or(|(b, _)| costs < *b) {
+                        self.best = Some((costs, i));
+                        return Step::Model(model);
+                    }
+                }
+                Ok(Report::Exhausted(i)) => {
+                    self.proved_by = Some(i);
+                    // The race is over; the best model's thread stays for optN's optimal
+                    // models (`set_bound`).
+                    let keep = self.best.as_ref().map(|&(_, t)| t);
+                    self.solo = self.stop_all(keep);
+                    return Step::Exhausted;
+                }
+                Ok(Report::Done(_, engine)) => {
+                    self.running -= 1;
+                    if let Some(e) = engine {
+                        self.done.add_counts(e.stats());
+                    }
+                    if self.running == 0 {
+                        return Step::Stopped;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Step::Stopped,
+            }
+        }
+    }
+}
+
+/// Thread `i`: build the engine, then search, reporting each model and bounding itself below
+/// it, taking the newest common bound whenever poked, until it proves its bound optimal or is
+/// stopped; then hand its engine back.
+fn member(
+    i: u32,
+    program: Arc<(GroundProgram, Completion)>,
+    opts: Options,
+    ctl: Arc<Control>,
+    deadline: Option<Instant>,
+    tx: Sender<Report>,
+) {
+    if ctl.stop.load(Ordering::Relaxed) {
+        let _ = tx.send(Report::Done(i, None));
+        return;
+    }
+    let mut engine = CpuEngine::new(&program.0, &program.1, opts);
+    drop(program);
+    let poke = ctl.pokes[i as usize].clone();
+    let limits = Limits {
+        deadline,
+        interrupt: poke.clone(),
+        progress: None,
+    };
+    let mut seen = 0;
+    while !ctl.stop.load(Ordering::Relaxed) && !deadline.is_some_and(|d| Instant::now() >= d) {
+        // Clear the poke before reading the bound: a bound set later pokes again.
+        poke.store(false, Ordering::Relaxed);
+        if let Some((v, b)) = ctl.newer_bound(seen) {
+            seen = v;
+            if engine.set_bound(&b).is_err() {
+                break;
+            }
+        }
+        match engine.next_model(&limits).unwrap_or(Step::Stopped) {
+            Step::Model(m) => {
+                let Some(costs) = engine.costs() else { break };
+                let own = Bound {
+                    costs: costs.iter().map(|&c| Some(c)).collect(),
+                    strict: true,
+                };
+                if tx.send(Report::Model(i, m, costs)).is_err() || engine.set_bound(&own).is_err() {
+                    break;
+                }
+            }
+            Step::Exhausted => {
+                let _ = tx.send(Report::Exhausted(i));
+                break;
+            }
+            Step::Stopped => {}
+        }
+    }
+    let _ = tx.send(Report::Done(i, Some(engine)));
+}
+
+impl Engine for OptRace {
+    fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        let step = match &mut self.solo {
+            Some(e) => e.next_model(limits)?,
+            None => self.race(limits),
+        };
+        self.refresh_stats();
+        Ok(step)
+    }
+
+    fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    fn costs(&self) -> Option<Vec<i64>> {
+        match &self.solo {
+            Some(e) => e.costs(),
+            None => self.best.as_ref().map(|(c, _)| c.clone()),
+        }
+    }
+
+    fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
+        if let Some(e) = &mut self.solo {
+            return e.set_bound(bound);
+        }
+        if !bound.strict && self.best.is_some() {
+            // More than the last bound admits before the optimum was proved: one thread goes
+            // on alone, the one that found the best model.
+            let keep = self.best.as_ref().map(|&(_, i)| i);
+            let mut solo = self.stop_all(keep).ok_or_else(|| {
+                EngineError::Device("the thread that found the optimum ended".into())
+            })?;
+            solo.set_bound(bound)?;
+            self.solo = Some(solo);
+            return Ok(());
+        }
+        let mut b = self.ctl.bound.lock().unwrap_or_else(|e| e.into_inner());
+        b.0 += 1;
+        b.1 = Some(bound.clone());
+        drop(b);
+        self.ctl.poke_all();
+        Ok(())
+    }
+}
+
+impl Drop for OptRace {
+    fn drop(&mut self) {
+        self.ctl.stop_all();
+    }
+}
+
+/// Whether `-t` threads can optimise together: branch and bound (`opt`, and `optN` until the
+/// optimum), not the enumeration of models within a bound (`enum`).
+pub fn parallel(kind: crate::config::OptKind) -> bool {
+    matches!(
+        kind,
+        crate::config::OptKind::Opt | crate::config::OptKind::OptN
+    )
+}
