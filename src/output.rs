@@ -34,6 +34,15 @@ impl Format {
     }
 }
 
+/// `-q`: clingo's quiet levels, each 0 (print all), 1 (only the last) or 2 (none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quiet {
+    /// Models.
+    pub models: u8,
+    /// Optimisation values (`Optimization:` lines).
+    pub costs: u8,
+}
+
 /// The shown symbols of a program, in print order.
 #[derive(Clone, Debug, Default)]
 pub struct ShownTable {
@@ -174,7 +183,7 @@ struct Held {
 pub struct Printer<W: Write> {
     out: W,
     format: Format,
-    quiet: bool,
+    quiet: Quiet,
     /// The number of the last `Answer:` (optN's optimal models are numbered from 1 again).
     count: u64,
     /// Competition format: models with costs are printed at once (optN's optimal models),
@@ -188,7 +197,7 @@ pub struct Printer<W: Write> {
 
 impl<W: Write> Printer<W> {
     /// `input` is what clingo writes after `Reading from` (a file name or `stdin`).
-    pub fn new(out: W, format: Format, quiet: bool, input: &str) -> Self {
+    pub fn new(out: W, format: Format, quiet: Quiet, input: &str) -> Self {
         Printer {
             out,
             format,
@@ -239,7 +248,7 @@ impl<W: Write> Printer<W> {
     /// optimises.
     pub fn model(&mut self, shown: &[&str], costs: Option<&[i64]>) -> io::Result<()> {
         self.count += 1;
-        if self.quiet {
+        if self.quiet.models >= 2 {
             return Ok(());
         }
         let held = Held {

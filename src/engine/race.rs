@@ -9,7 +9,7 @@
 //! search (its blocking nogoods in place) and models stay pairwise distinct.
 
 use super::cpu::CpuEngine;
-use super::{Engine, EngineError, Limits, Options, Stats, Step};
+use super::{Engine, EngineError, HostOptions, Limits, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -47,7 +47,7 @@ impl Race {
     pub fn start(
         ground: GroundProgram,
         complete: fn(&GroundProgram) -> Completion,
-        host: Options,
+        host: HostOptions,
         deadline: Option<Instant>,
     ) -> Result<Race, EngineError> {
         let stop = Arc::new(AtomicBool::new(false));
@@ -214,9 +214,9 @@ impl Drop for Race {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Heuristic, Learning};
     use crate::engine::cpu::tests::{opts, prog};
     use crate::engine::Model;
+    use crate::engine::{Heuristic, Learning};
     use lparse::Rule;
 
     /// A stand-in for the GPU member: answers `answer` at once, or (with `None`) searches until

@@ -4,6 +4,10 @@ use super::*;
 use lparse::{Output, ProgramBuilder};
 
 fn run(format: Format, quiet: bool, models: &[&[&str]], summary: Summary) -> String {
+    let quiet = Quiet {
+        models: 2 * quiet as u8,
+        costs: 2 * quiet as u8,
+    };
     let mut p = Printer::new(Vec::new(), format, quiet, "queens.aspif").with_version("0.0.0");
     p.header().unwrap();
     p.solving().unwrap();
@@ -270,7 +274,7 @@ fn json_strings_are_escaped() {
 /// Three models with costs, the last optimal (`opt`), or two improving ones and two optimal
 /// ones (`optN`): what clingo 5.8 prints for them, times aside.
 fn run_opt(format: Format, opt_n: bool, outcome: Outcome) -> String {
-    let mut p = Printer::new(Vec::new(), format, false, "b.lp").with_version("0.0.0");
+    let mut p = Printer::new(Vec::new(), format, Quiet::default(), "b.lp").with_version("0.0.0");
     p.header().unwrap();
     p.solving().unwrap();
     p.model(&["b"], Some(&[0, 1])).unwrap();

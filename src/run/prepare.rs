@@ -12,7 +12,7 @@
 use super::input::{self, Source};
 use super::phases::Phases;
 use super::{exit, Failure};
-use crate::engine::{cpu::CpuEngine, Engine, Options};
+use crate::engine::{cpu::CpuEngine, Engine, HostOptions, Sums};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use crate::output::Outcome;
@@ -65,7 +65,7 @@ enum Msg {
 pub fn prepare(
     source: Source,
     constants: Vec<(String, String)>,
-    cpu_engine: Option<Options>,
+    cpu_engine: Option<HostOptions>,
     stop: &Stop,
     phases: &mut Phases,
 ) -> Result<Result<Prepared, Outcome>, Failure> {
@@ -107,7 +107,7 @@ pub fn prepare(
 fn work(
     source: &Source,
     constants: &[(String, String)],
-    cpu_engine: Option<Options>,
+    cpu_engine: Option<HostOptions>,
     phase: impl Fn(&'static str, String),
 ) -> Result<Prepared, Failure> {
     let program = input::read(source, constants)?;
@@ -162,10 +162,10 @@ fn work(
 }
 
 /// The completion for the host engine's `sums` (`None`: the device's, every sum translated).
-pub fn completer(sums: Option<crate::config::Sums>) -> fn(&GroundProgram) -> Completion {
+pub fn completer(sums: Option<Sums>) -> fn(&GroundProgram) -> Completion {
     match sums {
-        Some(crate::config::Sums::Native) => crate::nogoods::complete_native,
-        Some(crate::config::Sums::AllNative) => crate::nogoods::complete_all_native,
+        Some(Sums::Native) => crate::nogoods::complete_native,
+        Some(Sums::AllNative) => crate::nogoods::complete_all_native,
         _ => crate::nogoods::complete,
     }
 }

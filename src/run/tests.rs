@@ -81,7 +81,7 @@ fn go(
         costs: None,
         bounds: Vec::new(),
     };
-    let mut printer = Printer::new(Vec::new(), Format::Text, false, "test");
+    let mut printer = Printer::new(Vec::new(), Format::Text, Default::default(), "test");
     let r = enumerate(
         &mut engine,
         verify.then_some(&checker),
@@ -160,7 +160,7 @@ fn go_opt(
         costs: Some(vec![costs]),
         bounds: Vec::new(),
     };
-    let mut printer = Printer::new(Vec::new(), Format::Text, false, "test");
+    let mut printer = Printer::new(Vec::new(), Format::Text, Default::default(), "test");
     let mode = OptMode {
         kind,
         bound: Vec::new(),
