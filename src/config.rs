@@ -98,7 +98,8 @@ pub enum Pre {
         model, 11 stopped after a model. Errors: 2 bad command line, 64 usage (several ground\n\
         files), 65 bad input (parse or grounding error), 66 a feature not supported yet,\n\
         69 --engine=gpu without a usable GPU, 33 out of memory, 70 internal error (a model the\n\
-        checker rejects, a device error), 74 cannot write the output, 130 a second Ctrl-C."
+        checker rejects, a device error), 74 cannot write the output, 141 the reader closed\n\
+        the output pipe (`yasmin-rs ... | head`), 130 a second Ctrl-C."
 )]
 pub struct Config {
     /// Ground program files (aspif or smodels), or clingo source files; '-' or none reads

@@ -44,6 +44,9 @@ pub mod exit {
     pub const INTERNAL: i32 = 70;
     /// Writing the output failed (other than a closed pipe).
     pub const IO: i32 = 74;
+    /// Standard output was closed by its reader (`yasmin-rs … | head`): 128 + SIGPIPE, what a
+    /// shell reports for clingo, which the signal kills.
+    pub const PIPE: i32 = 141;
 }
 
 /// A run that ends without a result: what to say and the exit code.
@@ -94,7 +97,9 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         format,
         config.quiet,
         &source.label(),
-    );
+    )
+    .with_start(start)
+    .with_verbose(config.verbose);
     printer.header().map_err(output_failure)?;
 
     // The time limit counts from the start of the process, preparation included.
@@ -116,6 +121,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         Err(outcome) => return stopped(config, &mut printer, outcome, start),
     };
     let program = prepared.program;
+    let problem = prepared.problem;
     let mut engine: Box<dyn Engine> = match (prepared.engine, prepared.analysed) {
         (Some(engine), _) => engine,
         (None, Some((ground, completion))) => {
@@ -144,10 +150,14 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         progress: progress.sink(),
     };
 
-    printer.solving().map_err(output_failure)?;
     let checker = config.verify.then(|| Checker::new(&program));
     let shown = ShownTable::new(&program);
     phases.end("Checker");
+    let reading = phases.took("Read");
+    printer
+        .times(reading, phases.total() - reading)
+        .and_then(|()| printer.solving())
+        .map_err(output_failure)?;
     let opt = optimisation(config, &program);
     let found = enumerate::enumerate(
         engine.as_mut(),
@@ -174,7 +184,9 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         } else {
             Duration::ZERO
         },
+        cpu: phases::cpu_time(),
         stats: config.stats.then_some(&stats),
+        problem: Some(&problem),
         opt: found.opt,
     };
     printer.finish(&summary).map_err(output_failure)?;
@@ -319,7 +331,9 @@ fn stopped<W: Write>(
         solving: Duration::ZERO,
         first_model: None,
         unsat: Duration::ZERO,
+        cpu: phases::cpu_time(),
         stats: config.stats.then_some(&stats),
+        problem: None,
         opt: None,
     };
     printer.finish(&summary).map_err(output_failure)?;
@@ -339,10 +353,11 @@ fn engine_failure(e: EngineError) -> anyhow::Error {
 }
 
 /// A failed write to standard output. A closed pipe (`yasmin-rs … | head`) is not an error of
-/// ours: exit quietly as the reader wanted, with clasp's "interrupted" bit.
+/// ours: exit quietly, with the code a shell reports for clingo killed by SIGPIPE
+/// ([`exit::PIPE`]), whatever had been found.
 fn output_failure(e: io::Error) -> anyhow::Error {
     if e.kind() == io::ErrorKind::BrokenPipe {
-        Failure::new(1, String::new()).into()
+        Failure::new(exit::PIPE, String::new()).into()
     } else {
         Failure::new(exit::IO, format!("cannot write the output: {e}")).into()
     }

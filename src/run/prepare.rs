@@ -15,7 +15,7 @@ use super::{exit, Failure};
 use crate::engine::{cpu::CpuEngine, Engine, HostOptions, Sums};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
-use crate::output::Outcome;
+use crate::output::{Outcome, Problem};
 use lparse::Program;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -48,6 +48,8 @@ impl Stop {
 /// The prepared program.
 pub struct Prepared {
     pub program: Program,
+    /// Its size, for `--stats`.
+    pub problem: Problem,
     /// The engine, when it was built on the worker (`--engine=cpu`).
     pub engine: Option<Box<dyn Engine + Send>>,
     /// The analysed program and its completion, for an engine built by the caller (GPU, auto);
@@ -116,6 +118,16 @@ fn work(
         format!("{} rules, {} atoms", program.rules.len(), program.max_atom),
     );
     enough_memory_for_atoms(program.max_atom)?;
+    let mut problem = Problem {
+        rules: program.rules.len() as u64,
+        choice_rules: program
+            .rules
+            .iter()
+            .filter(|r| r.head.kind == lparse::HeadKind::Choice)
+            .count() as u64,
+        atoms: u64::from(program.max_atom),
+        ..Problem::default()
+    };
     let ground = crate::ground::analyse(&program)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
     for w in &ground.warnings {
@@ -133,6 +145,12 @@ fn work(
     // translation, and `auto` may pick it).
     let completion = completer(cpu_engine.map(|o| o.sums))(&ground);
     let db = &completion.db;
+    problem.bodies = ground.bodies.len() as u64;
+    problem.tight = ground.tight;
+    problem.variables = u64::from(db.num_vars);
+    problem.nogoods = db.len() as u64;
+    problem.binary = u64::from(db.bounds[1] - db.bounds[0]);
+    problem.ternary = u64::from(db.bounds[2] - db.bounds[1]);
     phase(
         "Complete",
         format!(
@@ -145,6 +163,7 @@ fn work(
     let Some(opts) = cpu_engine else {
         return Ok(Prepared {
             program,
+            problem,
             engine: None,
             analysed: Some((ground, completion)),
         });
@@ -156,6 +175,7 @@ fn work(
     phase("Engine", String::new());
     Ok(Prepared {
         program,
+        problem,
         engine: Some(Box::new(engine)),
         analysed: None,
     })
