@@ -23,15 +23,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use yasmin_rs::check::Checker;
-use yasmin_rs::config::{Decide, Heuristic, Learning, Sums};
 use yasmin_rs::engine::cpu::CpuEngine;
 use yasmin_rs::engine::gpu::GpuEngine;
-use yasmin_rs::engine::{Engine, Limits, Options, Step};
+use yasmin_rs::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, Sums};
+use yasmin_rs::engine::{DeviceOptions, Engine, HostOptions, Limits, Step};
 use yasmin_rs::output::ShownTable;
 
 struct Args {
     gpu: bool,
-    opts: Options,
+    opts: DeviceOptions,
     timeout: Duration,
     files: Vec<String>,
 }
@@ -39,18 +39,11 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         gpu: true,
-        opts: Options {
+        opts: DeviceOptions {
             learning: Learning::Res,
             heuristic: Heuristic::Activity,
             seed: 0,
             sync_always: false,
-            // `nogoods::complete` below translates every sum (what the device engine needs).
-            sums: Sums::Translate,
-            decide: Decide::Rules,
-            save_progress: None,
-            phase_switch: None,
-            fwd_cut: yasmin_rs::config::FwdCut::Decisions,
-            restarts: yasmin_rs::config::RestartPolicy::Luby,
             searches: None,
             cubes: None,
         },
@@ -88,6 +81,22 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
+/// The host engine with the device's choices (the paper's algorithm).
+fn host(o: &DeviceOptions) -> HostOptions {
+    HostOptions {
+        learning: o.learning,
+        heuristic: o.heuristic,
+        seed: o.seed,
+        // `nogoods::complete` below translates every sum (what the device engine needs).
+        sums: Sums::Translate,
+        decide: Decide::Rules,
+        save_progress: None,
+        phase_switch: None,
+        fwd_cut: FwdCut::Decisions,
+        restarts: RestartPolicy::Luby,
+    }
+}
+
 enum Verdict {
     Agree,
     Unsupported(String),
@@ -121,7 +130,7 @@ fn run_one(a: &Args, path: &str) -> Verdict {
             Err(e) => return Verdict::Mismatch(format!("device engine: {e}")),
         }
     } else {
-        Box::new(CpuEngine::new(&ground, &completion, a.opts))
+        Box::new(CpuEngine::new(&ground, &completion, host(&a.opts)))
     };
     let checker = Checker::new(&program);
     let shown = ShownTable::new(&program);

@@ -124,6 +124,7 @@ impl<'p> Checker<'p> {
             };
             sums.push(sum);
         }
+        // Built here, not with `crate::csr`: the checker shares no code with the solver.
         let mut occ_offsets = vec![0u32; n + 2];
         for a in 0..=n {
             occ_offsets[a + 1] = occ_offsets[a] + count[a];

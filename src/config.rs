@@ -1,124 +1,45 @@
-//! Every option of the command line, in one place (clap derive), with defaults and ranges in
-//! the doc lines. Names follow clingo's where clingo has the option.
+//! The command line as one table: each field of [`Config`] is one option — its name, default,
+//! help line, `--help` group (clingo's: basic, solving, output) and whether `--help` shows it —
+//! the shape of CaDiCaL's `options.hpp`. Which engine honours an option is said in its help
+//! (`Host engine:`/`GPU engine:`) and enforced by `run/plan.rs`, which maps these values to each
+//! engine's own option struct (`engine::options`); the `--configuration` presets are the named
+//! rows of `engine::options::CONFIGURATIONS`. Names follow clingo's where clingo has the option.
+//!
+//! Invariants: no engine reads a [`Config`]; debug and test switches (`--sync-always`,
+//! `--gpu-engine`, `--engine=emu`, `--sums=all-native`) parse but are hidden from `--help`;
+//! `tests/cli_help.rs` keeps `--help` and README.md's option table in agreement.
 
-use clap::{Parser, ValueEnum};
+mod values;
+
+use clap::Parser;
+use std::ffi::OsString;
 use std::path::PathBuf;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub use crate::engine::options::{Configuration, CONFIGURATIONS};
+pub use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, Sums};
+pub use crate::output::Quiet;
+
+/// `--help` groups, clingo's.
+const BASIC: &str = "Basic Options";
+const SOLVING: &str = "Solving Options";
+const OUTPUT: &str = "Output Options";
+
+/// Which engine searches (`--engine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineKind {
-    /// The GPU when a CUDA driver and device are present, otherwise the host engine.
     Auto,
-    /// The CUDA engine; fails if no usable GPU is found.
     Gpu,
-    /// The sequential reference engine on the host.
     Cpu,
     /// The GPU engine's search kernel compiled for the host, one search after another (tests).
-    #[value(hide = true)]
     Emu,
 }
 
 /// Which device engine `--engine=gpu` runs (hidden; `single` is the earlier engine, kept to
 /// measure the new one against it until it is retired).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GpuEngine {
-    /// Many complete searches at once, one per warp (a portfolio).
-    Many,
-    /// One search spread over the whole GPU (grid-wide rounds).
-    Single,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Learning {
-    /// First-UIP resolution (clasp's, the paper's Algorithm 3).
-    Res,
-    /// Forward learning from decision-level dependency bitmaps (the paper's Algorithm 4).
-    Fwd,
-}
-
-/// How the host engine handles sum (cardinality and weight) bodies. The device engine always
-/// uses the translation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Sums {
-    /// Sums whose decision diagram is small as nogoods, the others by a counter propagator
-    /// in the host engine (reasons as explicit nogoods).
-    Native,
-    /// Every sum by the host engine's propagator (tests the propagator on small programs).
-    AllNative,
-    /// Nogoods over a decision diagram of each sum (an adder past a size budget).
-    Translate,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Heuristic {
-    /// Occurrence counts of literals in the input nogoods.
-    Occ,
-    /// Jeroslow-Wang: occurrences weighted by 2^-length.
-    Jw,
-    /// VSIDS-style activity, bumped on conflicts and decayed.
-    Activity,
-}
-
-/// A set of search options (`--configuration`, clingo's name); options given on the command
-/// line override its choices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Preset {
-    /// `tuned` on the host engine, `paper` on the GPU engine.
-    Auto,
-    /// The paper's algorithm, as the device engine runs it: decisions on rules
-    /// (`--decide=rules`), forward learning's decision nogoods (`--fwd-cut=decisions`), Luby
-    /// restarts. Both engines.
-    Paper,
-    /// The host engine's best measured setting, clasp's way: `--decide=vars --save-progress=0
-    /// --phase-switch=1000 --restarts=dynamic`, and with `--learning=fwd` `--fwd-cut=lits`.
-    /// Host engine only.
-    Tuned,
-}
-
-/// `--save-progress`: off, or save signs on backjumps over more than N levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SaveProgress {
-    Off,
-    Over(u32),
-}
-
-/// The nogood forward learning keeps of a conflict (`--fwd-cut`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FwdCut {
-    /// The paper's Algorithm 4: the decisions the violated nogood depends on (its bitmaps'
-    /// union). Both engines.
-    Decisions,
-    /// The conflict's first UIP, found from dominators kept during propagation, instead of the
-    /// level's decision; the violated nogood's literals of lower levels whose decisions are
-    /// not in the union of the rest, instead of their decisions. No trail walk. Host engine
-    /// only.
-    Uip,
-    /// The first UIP as with `uip`, and instead of decisions the literals of lower levels
-    /// that the conflict level's derivations used, collected during propagation (each
-    /// literal's set of them, capped; where a set is unknown, as `uip`), minimised as
-    /// resolution's nogoods. Host engine only.
-    Lits,
-}
-
-/// What the host engine decides on (`--decide`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Decide {
-    /// The paper's ASP computations: `T body` of an applicable rule or `T head` of a choice
-    /// rule, ranked by --heuristic; complete-assignment (`F v`) when none is applicable.
-    Rules,
-    /// Any unassigned variable (atom, body or auxiliary), ranked by --heuristic, as clasp does:
-    /// atoms false and bodies true (clasp's sign_atom), or the saved sign with
-    /// --save-progress. Host engine only.
-    Vars,
-}
-
-/// When the host engine restarts (`--restarts`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum RestartPolicy {
-    /// The Luby sequence times 100 conflicts (both engines).
-    Luby,
-    /// Glucose's: when the recent learned nogoods' LBD average exceeds the overall one,
-    /// blocked while the trail is much longer than usual. Host engine only.
-    Dynamic,
+pub enum GpuEngine {
+    Many,
+    Single,
 }
 
 /// What optimisation does (`--opt-mode`, clingo's).
@@ -151,11 +72,10 @@ impl Default for OptMode {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// `--pre`: the format the program read is printed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pre {
-    /// Print the program read in aspif.
     Aspif,
-    /// Print the program read in smodels format.
     Smodels,
 }
 
@@ -163,202 +83,390 @@ pub enum Pre {
 #[command(
     name = "yasmin-rs",
     version,
+    disable_version_flag = true,
+    disable_help_flag = true,
+    next_line_help = false,
     about = "Answer-set solver whose conflict-driven search runs on a CUDA GPU",
     long_about = "Answer-set solver whose conflict-driven search runs on a CUDA GPU.\n\n\
-        Reads a ground program in aspif or smodels format (what gringo prints) from the files\n\
-        given, or from standard input when none (or '-') is given:\n\n    \
-        gringo encoding.lp instance.lp | yasmin-rs -n 0\n\n\
+        Reads a ground program in aspif or smodels format (what gringo prints), or clingo\n\
+        source files grounded in-process, from the files given; '-' or none reads standard\n\
+        input:\n\n    \
+        gringo encoding.lp instance.lp | yasmin-rs -n 0\n    \
+        yasmin-rs encoding.lp instance.lp -n 0\n\n\
         Exit codes (clasp's): 10 satisfiable (more models may exist), 20 unsatisfiable,\n\
         30 satisfiable and every model printed, 1 stopped (--time-limit or Ctrl-C) before any\n\
         model, 11 stopped after a model. Errors: 2 bad command line, 64 usage (several ground\n\
         files), 65 bad input (parse or grounding error), 66 a feature not supported yet,\n\
         69 --engine=gpu without a usable GPU, 33 out of memory, 70 internal error (a model the\n\
-        checker rejects, a device error), 74 cannot write the output, 130 a second Ctrl-C."
+        checker rejects, a device error), 74 cannot write the output, 141 the reader closed\n\
+        the output pipe (`yasmin-rs ... | head`), 130 a second Ctrl-C."
 )]
 pub struct Config {
-    /// Ground program files (aspif or smodels); '-' or none reads standard input. Files whose
-    /// first non-blank line is not a ground header are clingo source, grounded in-process when
-    /// built with `--features grounder` (see `grounder::detect`).
+    /// Ground program files (aspif or smodels), or clingo source files; '-' or none reads
+    /// standard input.
     pub files: Vec<PathBuf>,
 
-    /// Replace the constant NAME by VALUE when grounding clingo source (as clingo's -c).
-    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE", value_parser = parse_const)]
+    // ---- Basic Options ---------------------------------------------------------------------
+    /// Print help (a summary with '-h') and exit.
+    #[arg(short = 'h', long = "help", action = clap::ArgAction::Help, help_heading = BASIC)]
+    pub help: Option<bool>,
+
+    /// Print version information and exit.
+    #[arg(short = 'v', long = "version", action = clap::ArgAction::Version, help_heading = BASIC)]
+    pub version: Option<bool>,
+
+    /// Verbosity: 0 prints only the models and the result, 1 clingo's usual lines, 2 also the
+    /// time of reading and preparing [-V alone: 2].
+    #[arg(short = 'V', long = "verbose", value_name = "N", default_value_t = 1,
+          num_args = 0..=1, require_equals = true, default_missing_value = "2",
+          value_parser = clap::value_parser!(u8).range(0..=2), help_heading = BASIC)]
+    pub verbose: u8,
+
+    /// Stop after this many seconds (0 = no limit), printing what was found; whole seconds,
+    /// as clingo's.
+    #[arg(long = "time-limit", default_value_t = 0, value_name = "SECS", help_heading = BASIC)]
+    pub time_limit: u64,
+
+    /// Quiet levels MODELS[,COSTS]: print all (0), the last (1) or no (2) models, and the same
+    /// for the optimisation values (default: as the models) [-q alone: 2].
+    #[arg(short = 'q', long = "quiet", value_name = "LEVELS", default_value = "0",
+          num_args = 0..=1, require_equals = true, default_missing_value = "2",
+          value_parser = values::quiet, help_heading = BASIC)]
+    pub quiet: Quiet,
+
+    /// Print the program read in aspif or smodels format and exit.
+    #[arg(long, value_enum, value_name = "FORMAT", help_heading = BASIC)]
+    pub pre: Option<Pre>,
+
+    /// Replace the constant NAME by VALUE when grounding clingo source (clingo's -c).
+    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE", value_parser = values::constant,
+          help_heading = BASIC)]
     pub constants: Vec<(String, String)>,
 
-    /// Number of models to compute; 0 computes all [default: 1; 0 when optimising with
+    // ---- Solving Options -------------------------------------------------------------------
+    /// Compute at most N models; 0 computes all [default: 1; 0 when optimising with
     /// `--opt-mode=opt` or `optN`, where optN counts the optimal models].
-    #[arg(short = 'n', long = "models")]
+    #[arg(short = 'n', long = "models", value_name = "N", help_heading = SOLVING)]
     pub models: Option<u64>,
 
     /// Optimisation (`#minimize`, host engine): `opt` finds an optimal model, printing each
-    /// better one; `optN` finds the optimum, then enumerates optimal models; `enum`
-    /// enumerates models with their costs; `ignore` ignores the minimize statements. A bound
-    /// after the mode (`opt,10,3`: costs by priority, highest first) admits only models that
-    /// cost at most that.
+    /// better one; `optN` then enumerates the optimal models; `enum` enumerates models with
+    /// their costs; `ignore` ignores the minimize statements. A bound after the mode
+    /// (`opt,10,3`: costs by priority, highest first) admits only models that cost at most that.
     #[arg(long = "opt-mode", value_name = "MODE[,BOUND...]", default_value = "opt",
-          value_parser = parse_opt_mode)]
+          value_parser = values::opt_mode, help_heading = SOLVING)]
     pub opt_mode: OptMode,
 
-    /// Print search statistics after solving, and on standard error the time and memory of
-    /// each preparation phase (read, analyse, complete, engine) as it ends.
-    #[arg(long)]
-    pub stats: bool,
-
-    /// Stop after this many seconds (0 = no limit), printing what was found.
-    #[arg(long = "time-limit", default_value_t = 0, value_name = "SECS")]
-    pub time_limit: u64,
-
-    /// Output format: 0 = clingo's text, 1 = ASP competition format, 2 = JSON.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
-    pub outf: u8,
-
-    /// Quiet: do not print the models, only the result.
-    #[arg(short = 'q', long)]
-    pub quiet: bool,
-
     /// Which engine searches.
-    #[arg(long, value_enum, default_value_t = EngineKind::Auto)]
+    #[arg(long, value_enum, default_value_t = EngineKind::Auto, help_heading = SOLVING)]
     pub engine: EngineKind,
 
+    /// The search options below as a set (clingo's name); options given override it.
+    #[arg(long, value_name = "NAME", default_value = "auto",
+          value_parser = values::configuration(), help_heading = SOLVING)]
+    pub configuration: &'static Configuration,
+
+    /// Conflict learning scheme [default: res; with -t, some threads learn the other way].
+    #[arg(long, value_enum, help_heading = SOLVING)]
+    pub learning: Option<Learning>,
+
+    /// With `--learning=fwd`: the nogood a conflict teaches [default: the configuration's].
+    #[arg(long = "fwd-cut", value_enum, help_heading = SOLVING)]
+    pub fwd_cut: Option<FwdCut>,
+
+    /// Decision ranking [default: activity; with -t, some threads rank otherwise].
+    #[arg(long, value_enum, help_heading = SOLVING)]
+    pub heuristic: Option<Heuristic>,
+
+    /// What to decide on [default: the configuration's].
+    #[arg(long, value_enum, help_heading = SOLVING)]
+    pub decide: Option<Decide>,
+
+    /// Host engine, with `--decide=vars`: on a backjump over more than N levels, keep the
+    /// signs it undoes for later decisions, or `off` [default: the configuration's].
+    #[arg(long = "save-progress", value_name = "N|off", value_parser = values::save_progress,
+          help_heading = SOLVING)]
+    pub save_progress: Option<SaveProgress>,
+
+    /// Host engine, with `--save-progress`: alternate fixed and saved signs, C conflicts each
+    /// at first, doubling; 0 is off [default: the configuration's].
+    #[arg(long = "phase-switch", value_name = "C", help_heading = SOLVING)]
+    pub phase_switch: Option<u64>,
+
+    /// When to restart [default: the configuration's].
+    #[arg(long, value_enum, help_heading = SOLVING)]
+    pub restarts: Option<RestartPolicy>,
+
+    /// Host engine: sum bodies by a propagator or as nogoods.
+    #[arg(long, value_enum, default_value_t = Sums::Native, help_heading = SOLVING)]
+    pub sums: Sums,
+
     /// Threads of the host engine (clingo's `--parallel-mode`; `compete`, the only mode: each
-    /// thread searches the whole space with a configuration of its own, sharing short learned
-    /// nogoods; the first answer wins) [default: one per core; beside the GPU engine, one per
-    /// core but one]. Optimisation runs one thread.
+    /// thread searches with a configuration of its own, sharing short learned nogoods, and
+    /// optimises under the best bound any found) [default: one per core; beside the GPU
+    /// engine, one per core but one].
     #[arg(short = 't', long = "parallel-mode", value_name = "N[,compete]",
-          value_parser = parse_threads)]
+          value_parser = values::threads, help_heading = SOLVING)]
     pub threads: Option<u32>,
 
-    /// GPU engine: how many searches run at once [default: as many as the GPU holds resident
-    /// and its memory fits].
-    #[arg(long = "gpu-searches", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// GPU engine: searches run at once [default: as many as fit].
+    #[arg(long = "gpu-searches", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..), help_heading = SOLVING)]
     pub gpu_searches: Option<u32>,
 
-    /// GPU engine: every second search works on cubes, the 2^K sign patterns of K variables,
-    /// to share out proofs of unsatisfiability; 0: no splitting [default: about four cubes per
-    /// splitting search].
-    #[arg(long = "gpu-cubes", value_name = "K", value_parser = clap::value_parser!(u32).range(0..=16))]
+    /// GPU engine: half the searches split the space into 2^K cubes for UNSAT proofs; 0 is off
+    /// [default: from the searches].
+    #[arg(long = "gpu-cubes", value_name = "K",
+          value_parser = clap::value_parser!(u32).range(0..=16), help_heading = SOLVING)]
     pub gpu_cubes: Option<u32>,
 
+    /// Random seed for tie-breaking in the heuristics.
+    #[arg(long, default_value_t = 1, help_heading = SOLVING)]
+    pub seed: u64,
+
+    /// Check every model with the independent answer-set checker before printing it.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL",
+          help_heading = SOLVING)]
+    pub verify: bool,
+
+    // ---- Output Options --------------------------------------------------------------------
+    /// Output format: 0 clingo's text, 1 the ASP competition's, 2 JSON.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2),
+          help_heading = OUTPUT)]
+    pub outf: u8,
+
+    /// Print statistics: the problem (rules, atoms, bodies, nogoods) and the search; on
+    /// standard error the time and memory of each preparation phase as it ends.
+    #[arg(long, help_heading = OUTPUT)]
+    pub stats: bool,
+
+    /// Print a progress line on standard error every ~2 s once a run lasts ~3 s (always on
+    /// when standard error is a terminal).
+    #[arg(long, help_heading = OUTPUT)]
+    pub progress: bool,
+
+    // ---- Hidden: debugging and tests -------------------------------------------------------
     /// GPU engine variant (debugging and comparison).
     #[arg(long = "gpu-engine", value_enum, default_value_t = GpuEngine::Many, hide = true)]
     pub gpu_engine: GpuEngine,
 
-    /// Conflict learning scheme [default: res].
-    #[arg(long, value_enum)]
-    pub learning: Option<Learning>,
-
-    /// Search options as a set (clingo's `--configuration`); the options below override it.
-    /// `tuned` needs the host engine: `--engine=gpu` rejects it and `--engine=auto` then picks
-    /// the host engine.
-    #[arg(long, value_enum, default_value_t = Preset::Auto)]
-    pub configuration: Preset,
-
-    /// With `--learning=fwd`: which nogood a conflict teaches [default: the configuration's:
-    /// `decisions`, `lits` with `tuned`]. `uip` and `lits` need the host engine: `--engine=gpu`
-    /// rejects them and `--engine=auto` then picks the host engine.
-    #[arg(long = "fwd-cut", value_enum)]
-    pub fwd_cut: Option<FwdCut>,
-
-    /// Decision heuristic (ranks the applicable rules of unassigned heads) [default: activity].
-    #[arg(long, value_enum)]
-    pub heuristic: Option<Heuristic>,
-
-    /// What to decide on, the applicable rules (the paper's ASP computations) or any variable
-    /// (clasp's way) [default: the configuration's: `rules`, `vars` with `tuned`]. `vars`
-    /// needs the host engine: `--engine=gpu` rejects it and `--engine=auto` then picks the
-    /// host engine.
-    #[arg(long, value_enum)]
-    pub decide: Option<Decide>,
-
-    /// With `--decide=vars`: on a backjump over more than N levels, remember the signs of the
-    /// variables it unassigns and decide them so next time (clasp's option), or `off`
-    /// [default: the configuration's: off, 0 with `tuned`]. A usage error without
-    /// `--decide=vars`.
-    #[arg(long = "save-progress", value_name = "N|off", value_parser = parse_save_progress)]
-    pub save_progress: Option<SaveProgress>,
-
-    /// With `--save-progress`: alternate between clasp's fixed signs and the saved ones, C
-    /// conflicts with the fixed signs first, then C with the saved, then 2C and 2C, 4C and
-    /// 4C, ... (each switch restarts); 0 is off [default: the configuration's: off, 1000
-    /// with `tuned`]. A usage error without `--save-progress`.
-    #[arg(long = "phase-switch", value_name = "C")]
-    pub phase_switch: Option<u64>,
-
-    /// When to restart [default: the configuration's: `luby`, `dynamic` with `tuned`].
-    /// `dynamic` needs the host engine: `--engine=gpu` rejects it and `--engine=auto` then
-    /// picks the host engine.
-    #[arg(long, value_enum)]
-    pub restarts: Option<RestartPolicy>,
-
-    /// Host engine (`--engine cpu`): sum bodies as native constraints or as nogoods.
-    #[arg(long, value_enum, default_value_t = Sums::Native)]
-    pub sums: Sums,
-
-    /// Print the program read (in aspif or smodels format) instead of solving it.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub pre: Option<Pre>,
-
-    /// Check every printed model with the independent answer-set checker (on by default).
-    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
-    pub verify: bool,
-
     /// GPU engine: synchronise and check for errors after every kernel launch (debugging).
-    #[arg(long = "sync-always")]
+    #[arg(long = "sync-always", hide = true)]
     pub sync_always: bool,
-
-    /// Print a progress line on standard error every ~2 s once a run lasts ~3 s (always on when
-    /// standard error is a terminal).
-    #[arg(long)]
-    pub progress: bool,
-
-    /// Random seed for tie-breaking in the heuristics.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
 }
 
-/// `--save-progress N|off`.
-fn parse_save_progress(s: &str) -> Result<SaveProgress, String> {
-    if s == "off" {
-        return Ok(SaveProgress::Off);
+impl Config {
+    /// Parse `args` (the program name first), exiting with clap's message on an error.
+    pub fn from_args(args: impl IntoIterator<Item = OsString>) -> Config {
+        Config::parse_from(clingo_shorts(args))
     }
-    s.parse()
-        .map(SaveProgress::Over)
-        .map_err(|_| format!("'{s}' is neither a number of levels nor 'off'"))
-}
 
-/// `-t N[,compete]`: at least one thread; `split` (clingo's other mode) is not supported.
-fn parse_threads(s: &str) -> Result<u32, String> {
-    let (n, mode) = s.split_once(',').unwrap_or((s, "compete"));
-    if mode != "compete" {
-        return Err(format!("mode '{mode}' is not supported (only 'compete')"));
-    }
-    match n.trim().parse::<u32>() {
-        Ok(n) if (1..=1024).contains(&n) => Ok(n),
-        _ => Err(format!("'{n}' is not a number of threads in 1..=1024")),
+    /// As [`Config::from_args`], returning clap's error.
+    pub fn try_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Config, clap::Error> {
+        Config::try_parse_from(clingo_shorts(args))
     }
 }
 
-/// `--opt-mode=opt|optN|enum|ignore[,BOUND...]`.
-fn parse_opt_mode(s: &str) -> Result<OptMode, String> {
-    let mut parts = s.split(',');
-    let kind = match parts.next().unwrap_or("") {
-        "opt" => OptKind::Opt,
-        "optN" => OptKind::OptN,
-        "enum" => OptKind::Enum,
-        "ignore" => OptKind::Ignore,
-        m => return Err(format!("'{m}' is not one of opt, optN, enum, ignore")),
-    };
-    let bound = parts
-        .map(|b| {
-            b.trim()
-                .parse()
-                .map_err(|_| format!("'{b}' is not an integer bound"))
+/// clingo's short options with an attached level (`-q1`, `-q0,1`, `-V0`) as clap reads an
+/// optional value (`-q=1`): clap takes a short option's optional value only after `=`, so
+/// that `-q file.lp` does not read the file name as a level.
+fn clingo_shorts(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut options = true;
+    args.into_iter()
+        .map(|a| {
+            let Some(s) = a.to_str().filter(|_| options) else {
+                return a;
+            };
+            if s == "--" {
+                options = false;
+            }
+            let attached = |flag: &str| {
+                s.strip_prefix(flag)
+                    .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+                    .map(|rest| OsString::from(format!("{flag}={rest}")))
+            };
+            attached("-q").or_else(|| attached("-V")).unwrap_or(a)
         })
-        .collect::<Result<Vec<i64>, String>>()?;
-    Ok(OptMode { kind, bound })
+        .collect()
 }
 
-/// `-c name=value`, checked when the command line is parsed.
-fn parse_const(s: &str) -> Result<(String, String), String> {
-    crate::grounder::parse_constant(s).map_err(|e| e.to_string())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &str) -> Result<Config, String> {
+        Config::try_from_args(
+            format!("yasmin-rs {args}")
+                .split_whitespace()
+                .map(OsString::from),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn clingos_levels_parse() {
+        let q = |args: &str| parse(args).unwrap().quiet;
+        assert_eq!(
+            q(""),
+            Quiet {
+                models: 0,
+                costs: 0
+            }
+        );
+        assert_eq!(
+            q("-q"),
+            Quiet {
+                models: 2,
+                costs: 2
+            }
+        );
+        assert_eq!(
+            q("-q1"),
+            Quiet {
+                models: 1,
+                costs: 1
+            }
+        );
+        assert_eq!(
+            q("-q0,1"),
+            Quiet {
+                models: 0,
+                costs: 1
+            }
+        );
+        assert_eq!(
+            q("--quiet=2,0"),
+            Quiet {
+                models: 2,
+                costs: 0
+            }
+        );
+        assert_eq!(
+            q("-q1,0,2"),
+            Quiet {
+                models: 1,
+                costs: 0
+            }
+        );
+        // `-q` before a file does not take the file as its level.
+        let c = parse("-q a.lp").unwrap();
+        assert_eq!((c.quiet.models, c.files.len()), (2, 1));
+        let v = |args: &str| parse(args).unwrap().verbose;
+        assert_eq!((v(""), v("-V0"), v("-V"), v("--verbose=2")), (1, 0, 2, 2));
+        let c = parse("-V a.lp").unwrap();
+        assert_eq!((c.verbose, c.files.len()), (2, 1));
+        assert!(parse("-q3").unwrap_err().contains("not a quiet level"));
+        assert!(parse("-V7").is_err());
+        // After `--`, a file may be called -q1.
+        assert_eq!(parse("-- -q1").unwrap().files, [PathBuf::from("-q1")]);
+    }
+
+    #[test]
+    fn version_is_long_or_v_not_capital_v() {
+        let e = parse("--version").unwrap_err();
+        assert!(e.contains("yasmin-rs "), "{e}");
+        assert!(parse("-v").unwrap_err().contains("yasmin-rs "));
+    }
+
+    #[test]
+    fn a_fractional_time_limit_is_rejected_as_clingo_does() {
+        assert!(parse("--time-limit=1.5").is_err());
+        assert_eq!(parse("--time-limit=2").unwrap().time_limit, 2);
+    }
+
+    #[test]
+    fn configurations_are_the_tables_rows() {
+        assert_eq!(parse("").unwrap().configuration.name, "auto");
+        assert_eq!(
+            parse("--configuration=tuned").unwrap().configuration.name,
+            "tuned"
+        );
+        assert!(parse("--configuration=nope").is_err());
+    }
+
+    /// The README's option table, as (first cell, default cell) by row.
+    fn readme_rows() -> Vec<(String, String)> {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+            .expect("README.md");
+        let start = readme
+            .find("| option | default |")
+            .expect("README has the option table");
+        readme[start..]
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .filter(|l| !l.starts_with("| **"))
+            .map(|l| {
+                let cells: Vec<&str> = l.split(" | ").collect();
+                let clean = |c: &str| {
+                    c.trim_matches(|c| c == '|' || c == ' ' || c == '`')
+                        .to_string()
+                };
+                (clean(cells[0]), clean(cells.get(1).copied().unwrap_or("")))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn help_and_the_readme_table_agree() {
+        use clap::CommandFactory;
+        let cmd = Config::command();
+        let rows = readme_rows();
+        let row = |long: &str| {
+            rows.iter().find(|(names, _)| {
+                names
+                    .split([',', ' ', '['])
+                    .any(|n| n == format!("--{long}"))
+            })
+        };
+        let mut shown = Vec::new();
+        for arg in cmd.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if arg.is_hide_set() {
+                assert!(
+                    row(long).is_none(),
+                    "--{long} is hidden but in the README table"
+                );
+                continue;
+            }
+            shown.push(long);
+            let (_, default) =
+                row(long).unwrap_or_else(|| panic!("--{long} is not in the README table"));
+            let flag = matches!(arg.get_action(), clap::ArgAction::SetTrue);
+            let want: Vec<String> = arg
+                .get_default_values()
+                .iter()
+                .map(|v| v.to_string_lossy().into_owned())
+                .collect();
+            match &want[..] {
+                [v] if flag => {
+                    assert_eq!((v.as_str(), default.as_str()), ("false", "off"), "--{long}")
+                }
+                [v] => assert!(
+                    default == v || default.starts_with(&format!("{v} ")),
+                    "--{long}: --help's default is {v}, the README's {default}"
+                ),
+                _ => assert!(!default.is_empty(), "--{long}: the README gives no default"),
+            }
+        }
+        // And no row names an option --help does not show.
+        for (names, _) in &rows {
+            let long = names
+                .split([',', ' ', '['])
+                .find_map(|n| n.strip_prefix("--"))
+                .unwrap_or_else(|| panic!("a README row without a long option: {names}"));
+            assert!(
+                shown.contains(&long),
+                "README lists --{long}, --help does not"
+            );
+        }
+        // Hidden switches and values stay out of the help text.
+        let help = cmd.clone().render_long_help().to_string();
+        for hidden in ["--sync-always", "--gpu-engine", "emu", "all-native"] {
+            assert!(!help.contains(hidden), "--help shows {hidden}");
+        }
+        for group in [BASIC, SOLVING, OUTPUT] {
+            assert!(help.contains(group), "--help has no group {group}");
+        }
+    }
 }

@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod config;
+pub mod csr;
 pub mod engine;
 pub mod ground;
 pub mod grounder;

@@ -50,6 +50,12 @@ impl Lit {
     }
 }
 
+/// `T a` for the program literal `a`, `F a` for `-a`: the solver literal "the program literal
+/// holds".
+pub fn holds(lit: i32) -> Lit {
+    Lit::new(lit.unsigned_abs(), lit > 0)
+}
+
 impl std::fmt::Display for Lit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

@@ -6,7 +6,6 @@
 //! That includes running out of memory: the allocator below turns a failed allocation into
 //! exit 33 with a message, where Rust would abort with a signal.
 
-use clap::Parser;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,7 +72,7 @@ fn out_of_memory(bytes: usize) -> ! {
 
 fn main() {
     let start = Instant::now();
-    let config = Config::parse();
+    let config = Config::from_args(std::env::args_os());
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
     // The first Ctrl-C asks the search to stop and print what it found; a second one, while the

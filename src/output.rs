@@ -7,14 +7,17 @@
 //! empty (shown facts) first, in input order, then the others ordered (stably) by the atom of their
 //! condition — the order clasp's solver variables give them.
 
+mod json;
 mod stats;
 #[cfg(test)]
 mod tests;
 
+pub use stats::Problem;
+
 use crate::engine::Stats;
 use lparse::Program;
 use std::io::{self, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// `--outf`: 0 = text, 1 = competition, 2 = JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +35,15 @@ impl Format {
             _ => Format::Text,
         }
     }
+}
+
+/// `-q`: clingo's quiet levels, each 0 (print all), 1 (only the last) or 2 (none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quiet {
+    /// Models.
+    pub models: u8,
+    /// Optimisation values (`Optimization:` lines).
+    pub costs: u8,
 }
 
 /// The shown symbols of a program, in print order.
@@ -123,7 +135,11 @@ pub struct Summary<'a> {
     pub first_model: Option<Duration>,
     /// From the last model (or the start) to the proof that no more exist (zero otherwise).
     pub unsat: Duration,
+    /// Processor time of the whole process (clingo's `CPU Time`).
+    pub cpu: Duration,
     pub stats: Option<&'a Stats>,
+    /// With `stats`: the program's size (`None` when the run stopped before it was read).
+    pub problem: Option<&'a Problem>,
     /// Optimisation (`None`: no objective, `--opt-mode=ignore`, or no model).
     pub opt: Option<OptSummary>,
 }
@@ -162,42 +178,56 @@ impl Summary<'_> {
     }
 }
 
-/// A model kept for the end: its number, shown symbols and costs.
+/// A model kept for the end: its number, shown symbols, costs and when it was found.
 #[derive(Clone, Debug)]
 struct Held {
     number: u64,
     atoms: Vec<String>,
     costs: Option<Vec<i64>>,
+    /// Since the start of the process (clingo's `Answer: N (Time: …)`).
+    time: Duration,
 }
 
 /// Writes one run's output, model by model, then the summary.
 pub struct Printer<W: Write> {
     out: W,
     format: Format,
-    quiet: bool,
-    /// The number of the last `Answer:` (optN's optimal models are numbered from 1 again).
+    quiet: Quiet,
+    /// `-V`: 0 only models and the result, 1 clingo's lines, 2 also the preparation times.
+    verbose: u8,
+    /// The number of the last model (optN's optimal models are numbered from 1 again).
     count: u64,
     /// Competition format: models with costs are printed at once (optN's optimal models),
     /// not at the end.
     at_once: bool,
-    /// Competition format prints the last model at the end; JSON prints all at the end.
+    /// The models printed at the end: the competition format's last one, JSON's all.
     held: Vec<Held>,
+    /// Text: the last model, printed again at the end under `-q1`.
+    last: Option<Held>,
     input: String,
     version: String,
+    /// When the process started (`None`: every time is printed as zero, for snapshots).
+    start: Option<Instant>,
+    /// When solving began, since `start` (JSON's `Start`).
+    call_start: Duration,
 }
 
 impl<W: Write> Printer<W> {
     /// `input` is what clingo writes after `Reading from` (a file name or `stdin`).
-    pub fn new(out: W, format: Format, quiet: bool, input: &str) -> Self {
+    pub fn new(out: W, format: Format, quiet: Quiet, input: &str) -> Self {
         Printer {
             out,
             format,
             quiet,
+            verbose: 1,
             count: 0,
             at_once: false,
             held: Vec::new(),
+            last: None,
             input: input.to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
+            start: None,
+            call_start: Duration::ZERO,
         }
     }
 
@@ -205,6 +235,22 @@ impl<W: Write> Printer<W> {
     pub fn with_version(mut self, version: &str) -> Self {
         self.version = version.to_string();
         self
+    }
+
+    /// Time models and the call from `start` (the start of the process).
+    pub fn with_start(mut self, start: Instant) -> Self {
+        self.start = Some(start);
+        self
+    }
+
+    /// `-V` level.
+    pub fn with_verbose(mut self, verbose: u8) -> Self {
+        self.verbose = verbose;
+        self
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.start.map_or(Duration::ZERO, |s| s.elapsed())
     }
 
     fn comment(&self) -> &'static str {
@@ -215,9 +261,14 @@ impl<W: Write> Printer<W> {
         }
     }
 
+    /// clingo's informational lines: not in JSON, not under `-V0`.
+    fn chatty(&self) -> bool {
+        self.format != Format::Json && self.verbose >= 1
+    }
+
     /// `yasmin-rs version X` and `Reading from …`.
     pub fn header(&mut self) -> io::Result<()> {
-        if self.format == Format::Json {
+        if !self.chatty() {
             return Ok(());
         }
         let c = self.comment();
@@ -226,9 +277,31 @@ impl<W: Write> Printer<W> {
         self.out.flush()
     }
 
+    /// `-V2`: how long reading and the rest of the preparation took, as clingo's `Reading` and
+    /// `Preprocessing` lines.
+    pub fn times(&mut self, reading: Duration, preparing: Duration) -> io::Result<()> {
+        if !self.chatty() || self.verbose < 2 {
+            return Ok(());
+        }
+        let c = self.comment();
+        writeln!(
+            self.out,
+            "{c}{:<13}: {:.3}s",
+            "Reading",
+            reading.as_secs_f64()
+        )?;
+        writeln!(
+            self.out,
+            "{c}{:<13}: {:.3}s",
+            "Preprocessing",
+            preparing.as_secs_f64()
+        )
+    }
+
     /// `Solving...`, once the program is read and the search begins.
     pub fn solving(&mut self) -> io::Result<()> {
-        if self.format == Format::Json {
+        self.call_start = self.elapsed();
+        if !self.chatty() {
             return Ok(());
         }
         writeln!(self.out, "{}Solving...", self.comment())?;
@@ -239,40 +312,56 @@ impl<W: Write> Printer<W> {
     /// optimises.
     pub fn model(&mut self, shown: &[&str], costs: Option<&[i64]>) -> io::Result<()> {
         self.count += 1;
-        if self.quiet {
-            return Ok(());
-        }
         let held = Held {
             number: self.count,
             atoms: shown.iter().map(|s| s.to_string()).collect(),
             costs: costs.map(<[i64]>::to_vec),
+            time: self.elapsed(),
         };
+        let q = self.quiet;
         match self.format {
             Format::Text => {
-                writeln!(self.out, "Answer: {}", self.count)?;
-                writeln!(self.out, "{}", shown.join(" "))?;
-                if let Some(c) = costs {
-                    writeln!(self.out, "Optimization: {}", join_costs(c, " "))?;
+                let costs_now = costs.is_some() && q.costs == 0;
+                if q.models == 0 || costs_now {
+                    self.text_model(&held, q.models == 0, costs_now)?;
                 }
+                self.last = Some(held);
             }
+            _ if q.models >= 2 => {}
             // clasp's competition format prints only the best model, at the end, or the
             // optimal ones as they come (optN).
-            Format::Competition if costs.is_some() => {
+            Format::Competition if costs.is_some() && self.at_once => {
                 self.held.clear();
-                if self.at_once {
-                    self.competition_model(&held)?;
-                } else {
-                    self.held.push(held);
-                }
+                self.competition_model(&held)?;
             }
             Format::Competition => {
-                writeln!(self.out, "% Answer: {}", self.count)?;
                 self.held.clear();
                 self.held.push(held);
             }
-            Format::Json => self.held.push(held),
+            // JSON: every witness, or with `-q1` the last.
+            Format::Json => {
+                if q.models == 1 {
+                    self.held.clear();
+                }
+                self.held.push(held);
+            }
         }
         self.out.flush()
+    }
+
+    /// `Answer: N (Time: …)` (not under `-V0`), then the atoms and the costs if asked.
+    fn text_model(&mut self, m: &Held, atoms: bool, costs: bool) -> io::Result<()> {
+        if self.verbose >= 1 {
+            let t = m.time.as_secs_f64();
+            writeln!(self.out, "Answer: {} (Time: {t:.3}s)", m.number)?;
+        }
+        if atoms {
+            writeln!(self.out, "{}", m.atoms.join(" "))?;
+        }
+        match &m.costs {
+            Some(c) if costs => writeln!(self.out, "Optimization: {}", join_costs(c, " ")),
+            _ => Ok(()),
+        }
     }
 
     /// optN found the optimum: the optimal models follow, numbered from 1 again (and in the
@@ -285,20 +374,19 @@ impl<W: Write> Printer<W> {
         }
     }
 
-    /// `% Answer: N`, `ANSWER`, the atoms, `COST …`.
+    /// `% Answer: N (Time: …)`, `ANSWER`, the atoms, `COST …`.
     fn competition_model(&mut self, m: &Held) -> io::Result<()> {
-        writeln!(self.out, "% Answer: {}", m.number)?;
-        self.competition_atoms(&m.atoms)?;
+        if self.verbose >= 1 {
+            let t = m.time.as_secs_f64();
+            writeln!(self.out, "% Answer: {} (Time: {t:.3}s)", m.number)?;
+        }
+        writeln!(self.out, "ANSWER")?;
+        let atoms: Vec<String> = m.atoms.iter().map(|a| format!("{a}.")).collect();
+        writeln!(self.out, "{}", atoms.join(" "))?;
         if let Some(c) = &m.costs {
             writeln!(self.out, "COST {}", join_costs(c, " "))?;
         }
         Ok(())
-    }
-
-    fn competition_atoms(&mut self, atoms: &[String]) -> io::Result<()> {
-        writeln!(self.out, "ANSWER")?;
-        let atoms: Vec<String> = atoms.iter().map(|a| format!("{a}.")).collect();
-        writeln!(self.out, "{}", atoms.join(" "))
     }
 
     /// The result line(s), then models / calls / time, then statistics if given.
@@ -306,18 +394,49 @@ impl<W: Write> Printer<W> {
         match self.format {
             Format::Text => self.finish_text(s),
             Format::Competition => self.finish_competition(s),
-            Format::Json => self.finish_json(s),
+            Format::Json => {
+                let stop = self.elapsed();
+                json::finish(
+                    &mut self.out,
+                    &json::Call {
+                        solver: &self.version,
+                        input: &self.input,
+                        start: self.call_start,
+                        stop,
+                        witnesses: &self.held,
+                    },
+                    s,
+                )
+            }
         }?;
         self.out.flush()
     }
 
     fn finish_text(&mut self, s: &Summary) -> io::Result<()> {
+        // `-q1` (models or costs): the last model again, as much of it as asked.
+        if let Some(last) = self.last.take() {
+            let costs = last.costs.is_some();
+            if self.quiet.models == 1 || (costs && self.quiet.costs == 1) {
+                let (m, c) = (self.quiet.models <= 1, costs && self.quiet.costs <= 1);
+                self.text_model(&last, m, c)?;
+            }
+        }
+        if self.verbose >= 2 {
+            writeln!(self.out, "{}|", "-".repeat(90))?;
+        }
         writeln!(self.out, "{}", s.result())?;
+        if self.verbose == 0 && s.stats.is_none() {
+            return Ok(());
+        }
         writeln!(self.out)?;
         self.summary_lines(s, "", 13)?;
         if let Some(stats) = s.stats {
             writeln!(self.out)?;
             stats::write_text(&mut self.out, stats, "", 13)?;
+            if let Some(p) = s.problem {
+                writeln!(self.out)?;
+                stats::write_problem(&mut self.out, p, "", 13)?;
+            }
         }
         Ok(())
     }
@@ -334,22 +453,30 @@ impl<W: Write> Printer<W> {
                     writeln!(self.out, "OPTIMUM")?;
                 }
             }
-            ("SATISFIABLE", Some(last)) => self.competition_atoms(&last.atoms)?,
-            // Quiet: the answer itself was not asked for, only the verdict.
-            ("SATISFIABLE", None) => writeln!(self.out, "ANSWER")?,
+            ("SATISFIABLE", Some(last)) => self.competition_model(&last)?,
+            // Quiet: the answer itself was not asked for (clingo prints no ANSWER either).
+            ("SATISFIABLE", None) => {}
             ("UNSATISFIABLE", _) => writeln!(self.out, "INCONSISTENT")?,
             _ => writeln!(self.out, "UNKNOWN")?,
+        }
+        if self.verbose == 0 && s.stats.is_none() {
+            return Ok(());
         }
         writeln!(self.out, "% ")?;
         self.summary_lines(s, "% ", 15)?;
         if let Some(stats) = s.stats {
             writeln!(self.out, "% ")?;
             stats::write_text(&mut self.out, stats, "% ", 15)?;
+            if let Some(p) = s.problem {
+                writeln!(self.out, "% ")?;
+                stats::write_problem(&mut self.out, p, "% ", 15)?;
+            }
         }
         Ok(())
     }
 
-    /// `Models : N[+]`, `Calls : 1`, `Time : …`, with labels padded to `width` as clingo does.
+    /// `Models : N[+]`, `Calls : 1`, `Time : …`, `CPU Time : …`, with labels padded to
+    /// `width` as clingo does.
     fn summary_lines(&mut self, s: &Summary, c: &str, width: usize) -> io::Result<()> {
         let w = width;
         match s.outcome {
@@ -384,88 +511,13 @@ impl<W: Write> Printer<W> {
             s.solving.as_secs_f64(),
             first.as_secs_f64(),
             s.unsat.as_secs_f64()
+        )?;
+        writeln!(
+            self.out,
+            "{c}{:<w$}: {:.3}s",
+            "CPU Time",
+            s.cpu.as_secs_f64()
         )
-    }
-
-    fn finish_json(&mut self, s: &Summary) -> io::Result<()> {
-        let o = &mut self.out;
-        writeln!(o, "{{")?;
-        writeln!(
-            o,
-            "  \"Solver\": {},",
-            json_str(&format!("yasmin-rs version {}", self.version))
-        )?;
-        writeln!(o, "  \"Input\": [\n    {}\n  ],", json_str(&self.input))?;
-        if self.held.is_empty() {
-            writeln!(o, "  \"Call\": [\n    {{\n    }}\n  ],")?;
-        } else {
-            writeln!(o, "  \"Call\": [\n    {{\n      \"Witnesses\": [")?;
-            for (i, w) in self.held.iter().enumerate() {
-                let values: Vec<String> = w
-                    .atoms
-                    .iter()
-                    .map(|a| format!("            {}", json_str(a)))
-                    .collect();
-                let sep = if i + 1 < self.held.len() { "," } else { "" };
-                let costs = match &w.costs {
-                    Some(c) => format!(
-                        ",\n          \"Costs\": [\n            {}\n          ]",
-                        join_costs(c, ", ")
-                    ),
-                    None => String::new(),
-                };
-                if values.is_empty() {
-                    writeln!(
-                        o,
-                        "        {{\n          \"Value\": [\n          ]{costs}\n        }}{sep}"
-                    )?;
-                } else {
-                    writeln!(
-                        o,
-                        "        {{\n          \"Value\": [\n{}\n          ]{costs}\n        }}{sep}",
-                        values.join(",\n")
-                    )?;
-                }
-            }
-            writeln!(o, "      ]\n    }}\n  ],")?;
-        }
-        writeln!(o, "  \"Result\": \"{}\",", s.result())?;
-        let more = if s.outcome == Outcome::Exhausted {
-            "no"
-        } else {
-            "yes"
-        };
-        let opt = match s.opt().filter(|o| o.optimize) {
-            Some(op) => format!(
-                ",\n    \"Optimum\": \"{}\",\n    \"Optimal\": {},\n    \"Costs\": [\n      {}\n    ]",
-                if op.optimum { "yes" } else { "unknown" },
-                op.optimal,
-                join_costs(&op.costs, ", ")
-            ),
-            None => String::new(),
-        };
-        writeln!(
-            o,
-            "  \"Models\": {{\n    \"Number\": {},\n    \"More\": \"{more}\"{opt}\n  }},",
-            s.models
-        )?;
-        writeln!(o, "  \"Calls\": 1,")?;
-        let first = s.first_model.unwrap_or_default();
-        let time = format!(
-            "  \"Time\": {{\n    \"Total\": {:.3},\n    \"Solve\": {:.3},\n    \"Model\": {:.3},\n    \"Unsat\": {:.3}\n  }}",
-            s.total.as_secs_f64(),
-            s.solving.as_secs_f64(),
-            first.as_secs_f64(),
-            s.unsat.as_secs_f64()
-        );
-        match s.stats {
-            Some(stats) => {
-                writeln!(o, "{time},")?;
-                stats::write_json(o, stats)?;
-            }
-            None => writeln!(o, "{time}")?,
-        }
-        writeln!(o, "}}")
     }
 
     pub fn into_inner(self) -> W {
@@ -479,21 +531,4 @@ fn join_costs(costs: &[i64], sep: &str) -> String {
     c.join(sep)
 }
 
-/// A JSON string literal (RFC 8259 escapes).
-pub(crate) fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub(crate) use json::json_str;

@@ -45,6 +45,9 @@ pub mod exit {
     pub const INTERNAL: i32 = 70;
     /// Writing the output failed (other than a closed pipe).
     pub const IO: i32 = 74;
+    /// Standard output was closed by its reader (`yasmin-rs … | head`): 128 + SIGPIPE, what a
+    /// shell reports for clingo, which the signal kills.
+    pub const PIPE: i32 = 141;
 }
 
 /// A run that ends without a result: what to say and the exit code.
@@ -95,7 +98,9 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         format,
         config.quiet,
         &source.label(),
-    );
+    )
+    .with_start(start)
+    .with_verbose(config.verbose);
     printer.header().map_err(output_failure)?;
 
     // The time limit counts from the start of the process, preparation included.
@@ -125,6 +130,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         Err(outcome) => return stopped(config, &mut printer, outcome, start),
     };
     let program = prepared.program;
+    let problem = prepared.problem;
     let mut engine: Box<dyn Engine> = match (prepared.engine, prepared.analysed) {
         (Some(engine), _) => engine,
         (None, Some((ground, completion))) => {
@@ -147,10 +153,14 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         progress: progress.sink(),
     };
 
-    printer.solving().map_err(output_failure)?;
     let checker = config.verify.then(|| Checker::new(&program));
     let shown = ShownTable::new(&program);
     phases.end("Checker");
+    let reading = phases.took("Read");
+    printer
+        .times(reading, phases.total() - reading)
+        .and_then(|()| printer.solving())
+        .map_err(output_failure)?;
     let opt = optimisation(config, &program);
     let found = enumerate::enumerate(
         engine.as_mut(),
@@ -177,7 +187,9 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         } else {
             Duration::ZERO
         },
+        cpu: phases::cpu_time(),
         stats: config.stats.then_some(&stats),
+        problem: Some(&problem),
         opt: found.opt,
     };
     printer.finish(&summary).map_err(output_failure)?;
@@ -228,7 +240,6 @@ fn make_engine(
     use crate::engine::gpu::many::Backend;
     use crate::engine::portfolio::optimize::OptRace;
     use crate::engine::portfolio::race::{GpuBuild, HostCompletion, Race};
-    use crate::engine::portfolio::rows::host_rows;
     use crate::engine::{cpu::CpuEngine, gpu};
     let host_opts = || {
         plan.host
@@ -250,7 +261,7 @@ fn make_engine(
     let cpu = |ground: &_, completion: &_| {
         Box::new(CpuEngine::new(ground, completion, host_opts())) as Box<dyn Engine>
     };
-    let hosts = || host_rows(host_opts(), plan.given, threads);
+    let hosts = || plan::host_portfolio(config, threads);
     // `auto` reaches here only with a usable GPU (`run` checked): `Auto` falls back when the
     // engine itself cannot start (device memory, a kernel that does not compile).
     let device = || -> Result<Box<dyn Engine>, (i32, String)> {
@@ -358,7 +369,9 @@ fn stopped<W: Write>(
         solving: Duration::ZERO,
         first_model: None,
         unsat: Duration::ZERO,
+        cpu: phases::cpu_time(),
         stats: config.stats.then_some(&stats),
+        problem: None,
         opt: None,
     };
     printer.finish(&summary).map_err(output_failure)?;
@@ -378,10 +391,11 @@ fn engine_failure(e: EngineError) -> anyhow::Error {
 }
 
 /// A failed write to standard output. A closed pipe (`yasmin-rs … | head`) is not an error of
-/// ours: exit quietly as the reader wanted, with clasp's "interrupted" bit.
+/// ours: exit quietly, with the code a shell reports for clingo killed by SIGPIPE
+/// ([`exit::PIPE`]), whatever had been found.
 fn output_failure(e: io::Error) -> anyhow::Error {
     if e.kind() == io::ErrorKind::BrokenPipe {
-        Failure::new(1, String::new()).into()
+        Failure::new(exit::PIPE, String::new()).into()
     } else {
         Failure::new(exit::IO, format!("cannot write the output: {e}")).into()
     }

@@ -115,7 +115,7 @@ fn bad_input_names_file_line_and_column() {
     // Truncated input on stdin.
     let r = yasmin(&[], Some(b"asp 1 0 0\n1 0 1 1 0 0\n"));
     assert_eq!(r.code, Some(65));
-    assert!(r.stderr.contains("stdin:3:1: "), "{}", r.stderr);
+    assert!(r.stderr.contains("<stdin>:3:1: "), "{}", r.stderr);
     // A file that does not exist.
     let r = yasmin(&["/nonexistent/x.aspif"], None);
     assert_eq!(r.code, Some(65), "{}", r.stderr);

@@ -93,7 +93,7 @@ fn opt_n_enumerates_the_optimal_models() {
         .stdout
         .contains("  Optimum    : yes\n  Optimal    : 2\nOptimization : -1 1\n"));
     // The optimal models are numbered from 1 again, after the improving ones.
-    let restart = r.stdout.rfind("Answer: 1\n").unwrap();
+    let restart = r.stdout.rfind("Answer: 1 (").unwrap();
     let optimal = answer_sets(&r.stdout[restart..]);
     assert_eq!(optimal, sets(&[&["a", "d"], &["b", "d"]]));
     let (want, _) = clingo(&fixture("optimize.lp"), &["--opt-mode=optN", "-n", "0"]);
@@ -102,7 +102,7 @@ fn opt_n_enumerates_the_optimal_models() {
     let r = run(&["--opt-mode=optN", "-n", "1"]);
     assert_eq!(r.code, Some(10), "{}", r.stdout);
     assert_eq!(result_line(&r.stdout), "OPTIMUM FOUND");
-    let restart = r.stdout.rfind("Answer: 1\n").unwrap();
+    let restart = r.stdout.rfind("Answer: 1 (").unwrap();
     assert_eq!(answer_sets(&r.stdout[restart..]).len(), 1);
 }
 

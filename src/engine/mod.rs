@@ -7,10 +7,15 @@
 
 pub mod cpu;
 pub mod gpu;
+pub mod options;
 pub mod portfolio;
 pub mod restart;
 pub mod stats;
 
+pub use options::{
+    Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
+    Sums,
+};
 pub use stats::Stats;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -117,32 +122,4 @@ pub trait Engine {
         let _ = bound;
         Err(EngineError::Unsupported("optimization (#minimize)".into()))
     }
-}
-
-/// What the user chose for the search (a view of [`crate::config::Config`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
-    pub learning: crate::config::Learning,
-    pub heuristic: crate::config::Heuristic,
-    pub seed: u64,
-    /// GPU engine: synchronise and check after every launch.
-    pub sync_always: bool,
-    /// Host engine: sum bodies native or translated (the completion must match: native sums
-    /// only with `Sums::Native` and `--engine cpu`; the device engine needs the translation).
-    pub sums: crate::config::Sums,
-    /// Host engine: decide on applicable rules (the paper's) or on any variable.
-    pub decide: crate::config::Decide,
-    /// `--decide=vars`: save signs on backjumps over more than this many levels (`None`: never).
-    pub save_progress: Option<u32>,
-    /// `--save-progress`: alternate fixed and saved signs, periods from this many conflicts.
-    pub phase_switch: Option<u64>,
-    /// `--learning=fwd`: the paper's decision nogood, or the forward first UIP (host engine).
-    pub fwd_cut: crate::config::FwdCut,
-    /// Luby restarts (both engines) or dynamic ones (host engine).
-    pub restarts: crate::config::RestartPolicy,
-    /// Many-searches device engine: searches at once (`None`: as many as fit).
-    pub searches: Option<u32>,
-    /// Many-searches device engine: split into 2^k cubes (`Some(0)`: no splitting; `None`:
-    /// as many as the searches need).
-    pub cubes: Option<u32>,
 }

@@ -99,10 +99,10 @@ pub enum Schedule {
 }
 
 impl Schedule {
-    pub fn new(policy: crate::config::RestartPolicy) -> Schedule {
+    pub fn new(policy: crate::engine::RestartPolicy) -> Schedule {
         match policy {
-            crate::config::RestartPolicy::Luby => Schedule::Luby(Restarts::default()),
-            crate::config::RestartPolicy::Dynamic => Schedule::Dynamic(Dynamic::default(), false),
+            crate::engine::RestartPolicy::Luby => Schedule::Luby(Restarts::default()),
+            crate::engine::RestartPolicy::Dynamic => Schedule::Dynamic(Dynamic::default(), false),
         }
     }
 

@@ -9,9 +9,10 @@
 //! search, becomes a warning).
 
 use super::normalise::{normalise_conj, normalise_sum};
-use super::scc::{tarjan, Csr};
+use super::scc::tarjan;
 use super::shift::{head_cycle, shifted_body};
 use super::{BodyDef, GroundProgram, RuleDef};
+use crate::csr::Csr;
 use lparse::{Body, ExternalValue, HeadKind, Program};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
@@ -135,16 +136,13 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     }
 
     let (head_offsets, head_rules) = head_csr(num_atoms, &b.rules);
-    let (dep_offsets, dep_targets) = dependency_csr(
+    let dependencies = dependency_csr(
         num_atoms,
         b.rules
             .iter()
             .map(|r| (r.head.as_slice(), &b.bodies[r.body as usize])),
     );
-    let (scc, scc_cyclic) = tarjan(&Csr {
-        offsets: &dep_offsets,
-        targets: &dep_targets,
-    });
+    let (scc, scc_cyclic) = tarjan(&dependencies);
     let tight = !scc_cyclic.iter().any(|&c| c);
     Ok(GroundProgram {
         num_atoms,
@@ -168,17 +166,14 @@ fn shift_all(
     b: &mut Builder,
     disjunctive: Vec<(usize, Vec<u32>, BodyDef)>,
 ) -> Result<(), Unsupported> {
-    let (offsets, targets) = dependency_csr(
+    let dependencies = dependency_csr(
         num_atoms,
         b.rules
             .iter()
             .map(|r| (r.head.as_slice(), &b.bodies[r.body as usize]))
             .chain(disjunctive.iter().map(|(_, h, body)| (h.as_slice(), body))),
     );
-    let (scc, _) = tarjan(&Csr {
-        offsets: &offsets,
-        targets: &targets,
-    });
+    let (scc, _) = tarjan(&dependencies);
     if let Some((k, x, y)) = head_cycle(disjunctive.iter().map(|(_, h, _)| h.as_slice()), &scc) {
         return Err(Unsupported::HeadCycle {
             rule: disjunctive[k].0,
@@ -270,25 +265,11 @@ impl Builder {
 
 /// Atom → rules with it in the head, CSR over `0..=num_atoms`.
 fn head_csr(num_atoms: u32, rules: &[RuleDef]) -> (Vec<u32>, Vec<u32>) {
-    let n = num_atoms as usize + 1;
-    let mut offsets = vec![0u32; n + 1];
-    for r in rules {
-        for &a in &r.head {
-            offsets[a as usize + 1] += 1;
-        }
-    }
-    for i in 0..n {
-        offsets[i + 1] += offsets[i];
-    }
-    let mut fill = offsets.clone();
-    let mut targets = vec![0u32; offsets[n] as usize];
-    for (ri, r) in rules.iter().enumerate() {
-        for &a in &r.head {
-            targets[fill[a as usize] as usize] = ri as u32;
-            fill[a as usize] += 1;
-        }
-    }
-    (offsets, targets)
+    let pairs = rules
+        .iter()
+        .enumerate()
+        .flat_map(|(ri, r)| r.head.iter().map(move |&a| (a as usize, ri as u32)));
+    Csr::from_pairs(num_atoms as usize + 1, pairs).into_parts()
 }
 
 /// The positive dependency graph: head atom → each positive atom of the body (sum bodies
@@ -296,38 +277,20 @@ fn head_csr(num_atoms: u32, rules: &[RuleDef]) -> (Vec<u32>, Vec<u32>) {
 fn dependency_csr<'a>(
     num_atoms: u32,
     rules: impl Iterator<Item = (&'a [u32], &'a BodyDef)> + Clone,
-) -> (Vec<u32>, Vec<u32>) {
-    let n = num_atoms as usize + 1;
-    let pos_count = |b: &BodyDef| match b {
-        BodyDef::Conj { pos, .. } => pos.len(),
-        BodyDef::Sum { lits, .. } => lits.iter().filter(|&&(l, _)| l > 0).count(),
+) -> Csr<u32> {
+    let pairs = rules.flat_map(|(head, body)| {
+        head.iter()
+            .flat_map(move |&a| positive(body).map(move |p| (a as usize, p)))
+    });
+    Csr::from_pairs(num_atoms as usize + 1, pairs)
+}
+
+/// The positive atoms of a body (of a sum's literals, the positive ones).
+fn positive(body: &BodyDef) -> impl Iterator<Item = u32> + Clone + '_ {
+    let (pos, lits): (&[u32], &[(i32, i64)]) = match body {
+        BodyDef::Conj { pos, .. } => (pos, &[]),
+        BodyDef::Sum { lits, .. } => (&[], lits),
     };
-    let mut offsets = vec![0u32; n + 1];
-    for (head, body) in rules.clone() {
-        let k = pos_count(body) as u32;
-        for &a in head {
-            offsets[a as usize + 1] += k;
-        }
-    }
-    for i in 0..n {
-        offsets[i + 1] += offsets[i];
-    }
-    let mut fill = offsets.clone();
-    let mut targets = vec![0u32; offsets[n] as usize];
-    for (head, body) in rules {
-        for &a in head {
-            let mut push = |p: u32| {
-                targets[fill[a as usize] as usize] = p;
-                fill[a as usize] += 1;
-            };
-            match body {
-                BodyDef::Conj { pos, .. } => pos.iter().for_each(|&p| push(p)),
-                BodyDef::Sum { lits, .. } => lits
-                    .iter()
-                    .filter(|&&(l, _)| l > 0)
-                    .for_each(|&(l, _)| push(l as u32)),
-            }
-        }
-    }
-    (offsets, targets)
+    let sum = lits.iter().filter(|&&(l, _)| l > 0).map(|&(l, _)| l as u32);
+    pos.iter().copied().chain(sum)
 }

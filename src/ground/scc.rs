@@ -5,27 +5,14 @@
 //! component it reaches). No recursion: ground programs have hundreds of thousands of atoms and
 //! dependency chains as long, which would overflow a thread's stack.
 
-/// A graph on nodes `0..offsets.len()-1`; the successors of `u` are
-/// `targets[offsets[u]..offsets[u+1]]`.
-pub struct Csr<'a> {
-    pub offsets: &'a [u32],
-    pub targets: &'a [u32],
-}
+use crate::csr::Csr;
 
-impl Csr<'_> {
-    fn succ(&self, u: usize) -> &[u32] {
-        &self.targets[self.offsets[u] as usize..self.offsets[u + 1] as usize]
-    }
-    fn len(&self) -> usize {
-        self.offsets.len().saturating_sub(1)
-    }
-}
-
-/// Components of `g`, and for each component whether it holds a cycle (more than one node, or
-/// a node with an edge to itself).
-pub fn tarjan(g: &Csr) -> (Vec<u32>, Vec<bool>) {
+/// Components of the graph `g` on nodes `0..g.offsets.len()-1` (the successors of `u` are row
+/// `u`), and for each component whether it holds a cycle (more than one node, or a node with an
+/// edge to itself).
+pub fn tarjan(g: &Csr<u32>) -> (Vec<u32>, Vec<bool>) {
     const UNSEEN: u32 = u32::MAX;
-    let n = g.len();
+    let n = g.offsets.len().saturating_sub(1);
     let mut index = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
@@ -48,7 +35,7 @@ pub fn tarjan(g: &Csr) -> (Vec<u32>, Vec<bool>) {
         on_stack[root] = true;
         while let Some(&mut (u, ref mut pos)) = calls.last_mut() {
             let u = u as usize;
-            let succ = g.succ(u);
+            let succ = g.row(u);
             if let Some(&v) = succ.get(*pos as usize) {
                 *pos += 1;
                 let v = v as usize;
@@ -93,27 +80,14 @@ pub fn tarjan(g: &Csr) -> (Vec<u32>, Vec<bool>) {
 mod tests {
     use super::*;
 
-    fn csr(n: usize, edges: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
-        let mut offsets = vec![0u32; n + 1];
-        for &(u, _) in edges {
-            offsets[u as usize + 1] += 1;
-        }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut fill = offsets.clone();
-        let mut targets = vec![0; edges.len()];
-        for &(u, v) in edges {
-            targets[fill[u as usize] as usize] = v;
-            fill[u as usize] += 1;
-        }
-        (offsets, targets)
+    fn csr(n: usize, edges: &[(u32, u32)]) -> Csr<u32> {
+        Csr::from_pairs(n, edges.iter().map(|&(u, v)| (u as usize, v)))
     }
 
     #[test]
     fn two_cycles_a_self_loop_and_a_chain() {
         // 0→1→2→0, 2→3, 3→4→3, 5→5, 6→0
-        let (o, t) = csr(
+        let g = csr(
             7,
             &[
                 (0, 1),
@@ -126,10 +100,7 @@ mod tests {
                 (6, 0),
             ],
         );
-        let (comp, cyclic) = tarjan(&Csr {
-            offsets: &o,
-            targets: &t,
-        });
+        let (comp, cyclic) = tarjan(&g);
         assert_eq!(comp[0], comp[1]);
         assert_eq!(comp[1], comp[2]);
         assert_eq!(comp[3], comp[4]);
@@ -145,11 +116,8 @@ mod tests {
     fn long_chain_does_not_overflow() {
         let n = 1_000_000u32;
         let edges: Vec<(u32, u32)> = (0..n - 1).map(|i| (i, i + 1)).chain([(n - 1, 0)]).collect();
-        let (o, t) = csr(n as usize, &edges);
-        let (comp, cyclic) = tarjan(&Csr {
-            offsets: &o,
-            targets: &t,
-        });
+        let g = csr(n as usize, &edges);
+        let (comp, cyclic) = tarjan(&g);
         assert!(comp.iter().all(|&c| c == 0));
         assert_eq!(cyclic, vec![true]);
     }

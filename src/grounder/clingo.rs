@@ -44,6 +44,7 @@ impl Drop for Control {
 
 pub(super) fn ground(
     files: &[PathBuf],
+    stdin: Option<&[u8]>,
     constants: &[(String, String)],
     builder: &mut dyn ProgramBuilder,
 ) -> Result<(), GroundError> {
@@ -54,7 +55,7 @@ pub(super) fn ground(
     // From here on `state` is only touched through `data`, by the callbacks and below.
     let data: *mut State = &mut state;
     let result = new_control(constants).and_then(|control| {
-        let outcome = ground_with(&control, files, data as *mut c_void);
+        let outcome = ground_with(&control, files, stdin, data as *mut c_void);
         drop(control); // no callback can run after this
         outcome
     });
@@ -90,13 +91,29 @@ fn new_control(constants: &[(String, String)]) -> Result<Control, GroundError> {
 }
 
 /// Register the observer, load, ground `base`, close the step. `data` must point to the
-/// `State` the callbacks feed and stay valid while `control` lives.
-fn ground_with(control: &Control, files: &[PathBuf], data: *mut c_void) -> Result<(), GroundError> {
+/// `State` the callbacks feed and stay valid while `control` lives. The file `-` is `stdin`,
+/// the text of standard input (read before), added as a block that diagnostics call `<stdin>`.
+fn ground_with(
+    control: &Control,
+    files: &[PathBuf],
+    stdin: Option<&[u8]>,
+    data: *mut c_void,
+) -> Result<(), GroundError> {
     let observer = observer();
     // SAFETY: clingo copies the observer table; the caller keeps `data` valid.
     check(unsafe { sys::clingo_control_register_observer(control.0, &observer, true, data) })?;
 
     for file in files {
+        if let (Some(text), true) = (stdin, file.as_os_str() == "-") {
+            let text = CString::new(text)
+                .map_err(|_| GroundError::Input("standard input contains a NUL byte".into()))?;
+            let base = cstring("base")?;
+            // SAFETY: valid control, NUL-terminated name and program, no parameters.
+            check(unsafe {
+                sys::clingo_control_add(control.0, base.as_ptr(), ptr::null(), 0, text.as_ptr())
+            })?;
+            continue;
+        }
         let path = path_cstring(file)?;
         // SAFETY: valid control and NUL-terminated path.
         check(unsafe { sys::clingo_control_load(control.0, path.as_ptr()) })?;
@@ -170,12 +187,13 @@ fn path_cstring(path: &std::path::Path) -> Result<CString, GroundError> {
 }
 
 /// clingo's diagnostics, printed as the clingo application prints them: the message (which
-/// starts with `file:line:col-col:` and may span lines), then a newline.
+/// starts with `file:line:col-col:` and may span lines), then a newline; standard input's text,
+/// which clingo calls `<block>`, is named `<stdin>`.
 unsafe extern "C" fn logger(_code: c_int, message: *const c_char, _data: *mut c_void) {
     if !message.is_null() {
         // SAFETY: clingo passes a NUL-terminated message valid for the call.
         let text = unsafe { CStr::from_ptr(message) }.to_string_lossy();
-        eprintln!("{text}");
+        eprintln!("{}", text.replace("<block>:", "<stdin>:"));
     }
 }
 

@@ -79,13 +79,24 @@ pub fn ground(
     constants: &[(String, String)],
     builder: &mut dyn ProgramBuilder,
 ) -> Result<(), GroundError> {
+    ground_with_stdin(files, None, constants, builder)
+}
+
+/// [`ground`], where the file `-` stands for `stdin`, standard input's text (read by the
+/// caller), which diagnostics name `<stdin>`.
+pub fn ground_with_stdin(
+    files: &[PathBuf],
+    stdin: Option<&[u8]>,
+    constants: &[(String, String)],
+    builder: &mut dyn ProgramBuilder,
+) -> Result<(), GroundError> {
     #[cfg(feature = "grounder")]
     {
-        clingo::ground(files, constants, builder)
+        clingo::ground(files, stdin, constants, builder)
     }
     #[cfg(not(feature = "grounder"))]
     {
-        let _ = (constants, builder);
+        let _ = (constants, builder, stdin);
         let files = files
             .iter()
             .map(|f| f.display().to_string())

@@ -15,9 +15,8 @@
 //! is weaker than the diagram's (an adder does not see bounds), but it is exact on total
 //! assignments.
 
-use super::aggregate::holds;
 use super::db::{NogoodDbBuilder, Origin};
-use crate::lit::{Lit, Var};
+use crate::lit::{holds, Lit, Var};
 use std::collections::VecDeque;
 
 /// A gate input or output: a constant or a solver literal.

@@ -26,7 +26,7 @@
 //! level is at most `lower`.
 
 use super::db::{NogoodDbBuilder, Origin};
-use crate::lit::{Lit, Var};
+use crate::lit::{holds, Lit, Var};
 use std::collections::{BTreeMap, HashMap};
 
 /// A node of the diagram: a constant, or a solver literal that stands for it (an auxiliary
@@ -70,12 +70,6 @@ fn emit(nb: &mut NogoodDbBuilder, conds: &[Cond]) {
         }
     }
     nb.add(&lits, Origin::Aggregate);
-}
-
-/// `T a` for the program literal `a`, `F a` for `-a`: the solver literal "the program literal
-/// holds".
-pub fn holds(lit: i32) -> Lit {
-    Lit::new(lit.unsigned_abs(), lit > 0)
 }
 
 /// A solved interval: every K in `[beta, gamma]` at this level gives `node`.

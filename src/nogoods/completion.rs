@@ -9,10 +9,11 @@
 //! nodes as in [`super::aggregate`] and [`super::adder`]. Variables: atoms `1..=num_atoms`, then
 //! one per body, then aggregate auxiliaries.
 
-use super::aggregate::{self, holds};
+use super::aggregate;
 use super::db::{NogoodDbBuilder, Origin};
 use super::Completion;
 use crate::ground::{BodyDef, GroundProgram};
+use crate::lit::holds;
 use crate::lit::{Lit, Var};
 
 /// The completion nogoods of `g`.

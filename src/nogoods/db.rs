@@ -7,6 +7,7 @@
 //! is ≥ 1; lengths are non-decreasing in `i`. `occ` lists, for each literal code `l`, the
 //! nogoods that contain `l`. This layout is uploaded to the device unchanged.
 
+use crate::csr::Csr;
 use crate::lit::{Lit, Var};
 
 /// Which formula of the completion (or which other source) a nogood encodes; kept for
@@ -178,22 +179,11 @@ impl NogoodDbBuilder {
             // The first nogood longer than k+1.
             *b = first[(k + 2).min(max_len + 1)];
         }
-        let nlits = 2 * num_vars as usize;
-        let mut counts = vec![0u32; nlits + 1];
-        for &l in &lits {
-            counts[l as usize + 1] += 1;
-        }
-        for i in 0..nlits {
-            counts[i + 1] += counts[i];
-        }
-        let mut occ = vec![0u32; lits.len()];
-        let mut fill = counts.clone();
-        for i in 0..n {
-            for &l in &lits[offsets[i] as usize..offsets[i + 1] as usize] {
-                occ[fill[l as usize] as usize] = i as u32;
-                fill[l as usize] += 1;
-            }
-        }
+        let occurrences = (0..n).flat_map(|i| {
+            let ng = &lits[offsets[i] as usize..offsets[i + 1] as usize];
+            ng.iter().map(move |&l| (l as usize, i as u32))
+        });
+        let (counts, occ) = Csr::from_pairs(2 * num_vars as usize, occurrences).into_parts();
         NogoodDb {
             num_vars,
             lits,

@@ -15,9 +15,8 @@
 //! of [`super::aggregate`]; `bounds` is sorted by bound, every bound is in `1..=total` and
 //! every weight is positive.
 
-use super::aggregate::holds;
 use super::db::{NogoodDbBuilder, Origin};
-use crate::lit::{Lit, Var};
+use crate::lit::{holds, Lit, Var};
 use std::collections::HashMap;
 
 /// One list of weighted literals and the body variables of its bounds.

@@ -1,5 +1,6 @@
-//! `--stats`: the engine's counters, per-second rates over the search time, and the host↔device
-//! traffic per decision (the quantity that decides whether a GPU search can be fast).
+//! `--stats`: the engine's counters, per-second rates over the search time, the host↔device
+//! traffic per decision (the quantity that decides whether a GPU search can be fast), and the
+//! problem's size in clingo's table (rules, atoms, bodies, variables, nogoods).
 //!
 //! Invariant: every number printed is a counter from [`Stats`] or a ratio of two of them; nothing
 //! is estimated here.
@@ -7,6 +8,26 @@
 use super::json_str;
 use crate::engine::Stats;
 use std::io::{self, Write};
+
+/// The size of the problem the engine searched (clingo's `Rules`/`Atoms`/`Bodies`/`Tight`/
+/// `Variables`/`Constraints` table).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Problem {
+    /// Rules of the ground program read, and how many of them are choice rules.
+    pub rules: u64,
+    pub choice_rules: u64,
+    /// The largest atom number of the program read.
+    pub atoms: u64,
+    /// Distinct rule bodies after the analysis.
+    pub bodies: u64,
+    pub tight: bool,
+    /// Variables of the completion (atoms, bodies, auxiliaries).
+    pub variables: u64,
+    /// Nogoods of the completion, and how many have two and three literals.
+    pub nogoods: u64,
+    pub binary: u64,
+    pub ternary: u64,
+}
 
 fn per(count: u64, over: u64) -> f64 {
     if over == 0 {
@@ -153,8 +174,37 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
     Ok(())
 }
 
-/// The statistics as a JSON member `"Stats": {…}` (no trailing comma).
-pub(super) fn write_json(o: &mut dyn Write, s: &Stats) -> io::Result<()> {
+/// The problem's table, labels padded to `w` and each line prefixed with `c`.
+pub(super) fn write_problem(o: &mut dyn Write, p: &Problem, c: &str, w: usize) -> io::Result<()> {
+    writeln!(o, "{c}{:<w$}: {}", "Rules", p.rules)?;
+    if p.choice_rules > 0 {
+        writeln!(o, "{c}{:<w$}: {}", "  Choice", p.choice_rules)?;
+    }
+    writeln!(o, "{c}{:<w$}: {}", "Atoms", p.atoms)?;
+    writeln!(o, "{c}{:<w$}: {}", "Bodies", p.bodies)?;
+    let tight = if p.tight { "Yes" } else { "No" };
+    writeln!(o, "{c}{:<w$}: {tight}", "Tight")?;
+    writeln!(o, "{c}{:<w$}: {}", "Variables", p.variables)?;
+    let pct = |n: u64| 100.0 * per(n, p.nogoods);
+    let other = p.nogoods - p.binary - p.ternary;
+    writeln!(
+        o,
+        "{c}{:<w$}: {:<8} (Binary: {:5.1}% Ternary: {:5.1}% Other: {:5.1}%)",
+        "Constraints",
+        p.nogoods,
+        pct(p.binary),
+        pct(p.ternary),
+        pct(other)
+    )
+}
+
+/// The statistics as a JSON member `"Stats": {…}` (no trailing comma), with the problem's
+/// table as `"Problem": {…}` when known.
+pub(super) fn write_json(
+    o: &mut dyn Write,
+    s: &Stats,
+    problem: Option<&Problem>,
+) -> io::Result<()> {
     let fields: [(&str, String); 13] = [
         ("Choices", s.decisions.to_string()),
         ("Conflicts", s.conflicts.to_string()),
@@ -175,8 +225,33 @@ pub(super) fn write_json(o: &mut dyn Write, s: &Stats) -> io::Result<()> {
     ];
     writeln!(o, "  \"Stats\": {{")?;
     for (i, (k, v)) in fields.iter().enumerate() {
-        let sep = if i + 1 < fields.len() { "," } else { "" };
+        let sep = if i + 1 < fields.len() || problem.is_some() {
+            ","
+        } else {
+            ""
+        };
         writeln!(o, "    {}: {v}{sep}", json_str(k))?;
+    }
+    if let Some(p) = problem {
+        let rows: [(&str, String); 7] = [
+            ("Rules", p.rules.to_string()),
+            ("Choice", p.choice_rules.to_string()),
+            ("Atoms", p.atoms.to_string()),
+            ("Bodies", p.bodies.to_string()),
+            (
+                "Tight",
+                (if p.tight { "\"yes\"" } else { "\"no\"" }).to_string(),
+            ),
+            ("Variables", p.variables.to_string()),
+            ("Constraints", p.nogoods.to_string()),
+        ];
+        writeln!(o, "    \"Problem\": {{")?;
+        for (k, v) in &rows {
+            writeln!(o, "      {}: {v},", json_str(k))?;
+        }
+        writeln!(o, "      \"Binary\": {},", p.binary)?;
+        writeln!(o, "      \"Ternary\": {}", p.ternary)?;
+        writeln!(o, "    }}")?;
     }
     writeln!(o, "  }}")
 }

@@ -4,8 +4,28 @@ use super::*;
 use lparse::{Output, ProgramBuilder};
 
 fn run(format: Format, quiet: bool, models: &[&[&str]], summary: Summary) -> String {
-    let mut p = Printer::new(Vec::new(), format, quiet, "queens.aspif").with_version("0.0.0");
+    let level = 2 * quiet as u8;
+    let quiet = Quiet {
+        models: level,
+        costs: level,
+    };
+    run_with(format, quiet, 1, models, summary)
+}
+
+/// A run with `-q` and `-V` levels.
+fn run_with(
+    format: Format,
+    quiet: Quiet,
+    verbose: u8,
+    models: &[&[&str]],
+    summary: Summary,
+) -> String {
+    let mut p = Printer::new(Vec::new(), format, quiet, "queens.aspif")
+        .with_version("0.0.0")
+        .with_verbose(verbose);
     p.header().unwrap();
+    p.times(Duration::from_millis(12), Duration::from_millis(34))
+        .unwrap();
     p.solving().unwrap();
     for m in models {
         p.model(m, None).unwrap();
@@ -22,10 +42,24 @@ fn summary(outcome: Outcome, models: u64, stats: Option<&Stats>) -> Summary<'_> 
         solving: Duration::from_millis(1000),
         first_model: (models > 0).then(|| Duration::from_millis(250)),
         unsat: Duration::from_millis(500),
+        cpu: Duration::from_millis(1100),
         stats,
+        problem: stats.map(|_| &PROBLEM),
         opt: None,
     }
 }
+
+const PROBLEM: Problem = Problem {
+    rules: 248,
+    choice_rules: 6,
+    atoms: 72,
+    bodies: 231,
+    tight: true,
+    variables: 352,
+    nogoods: 755,
+    binary: 458,
+    ternary: 90,
+};
 
 fn stats() -> Stats {
     Stats {
@@ -270,7 +304,13 @@ fn json_strings_are_escaped() {
 /// Three models with costs, the last optimal (`opt`), or two improving ones and two optimal
 /// ones (`optN`): what clingo 5.8 prints for them, times aside.
 fn run_opt(format: Format, opt_n: bool, outcome: Outcome) -> String {
-    let mut p = Printer::new(Vec::new(), format, false, "b.lp").with_version("0.0.0");
+    run_opt_q(format, opt_n, outcome, Quiet::default(), 1)
+}
+
+fn run_opt_q(format: Format, opt_n: bool, outcome: Outcome, quiet: Quiet, verbose: u8) -> String {
+    let mut p = Printer::new(Vec::new(), format, quiet, "b.lp")
+        .with_version("0.0.0")
+        .with_verbose(verbose);
     p.header().unwrap();
     p.solving().unwrap();
     p.model(&["b"], Some(&[0, 1])).unwrap();
@@ -345,4 +385,38 @@ fn optimum_is_a_result_with_clasps_exit_codes() {
     let mut s = summary(Outcome::Exhausted, 0, None);
     s.opt = Some(opt(true));
     assert_eq!((s.result(), s.exit_code()), ("UNSATISFIABLE", 20));
+}
+
+/// clingo's `-q` levels and `-V` levels (compared with clingo 5.8 by hand: `-q1` prints the last
+/// model again at the end; `-q0,1` every model without costs, then the last with them; `-V0`
+/// no `Answer:` lines and no summary; `-V2` the preparation times and a rule before the result).
+#[test]
+fn quiet_and_verbosity_levels() {
+    let q = |models, costs| Quiet { models, costs };
+    let s = || summary(Outcome::Exhausted, 2, None);
+    insta::assert_snapshot!("text_q1", run_with(Format::Text, q(1, 1), 1, TWO, s()));
+    insta::assert_snapshot!("text_v0", run_with(Format::Text, q(0, 0), 0, TWO, s()));
+    insta::assert_snapshot!("text_v2", run_with(Format::Text, q(0, 0), 2, TWO, s()));
+    insta::assert_snapshot!(
+        "comp_q2",
+        run_with(Format::Competition, q(2, 2), 1, TWO, s())
+    );
+    insta::assert_snapshot!(
+        "comp_v0",
+        run_with(Format::Competition, q(0, 0), 0, TWO, s())
+    );
+    insta::assert_snapshot!("json_q1", run_with(Format::Json, q(1, 1), 1, TWO, s()));
+    let e = Outcome::Exhausted;
+    insta::assert_snapshot!(
+        "text_opt_q0_1",
+        run_opt_q(Format::Text, false, e, q(0, 1), 1)
+    );
+    insta::assert_snapshot!(
+        "text_opt_q1_0",
+        run_opt_q(Format::Text, false, e, q(1, 0), 1)
+    );
+    insta::assert_snapshot!(
+        "text_opt_q2_v0",
+        run_opt_q(Format::Text, false, e, q(2, 0), 0)
+    );
 }

@@ -1,5 +1,6 @@
 //! Where the program comes from: one ground file, standard input, or clingo source files that
-//! the embedded grounder turns into a ground program (feature `grounder`).
+//! the embedded grounder turns into a ground program (feature `grounder`); `-` among source
+//! files is standard input, grounded with them (`enc.lp -`), as clingo reads it.
 //!
 //! Invariant: a run reads exactly one ground program. Several ground files are a usage error
 //! (gringo prints one program; concatenating two would renumber nothing and mean nonsense), and
@@ -20,7 +21,7 @@ pub enum Source {
     Stdin,
     /// One ground program file.
     Ground(PathBuf),
-    /// clingo source files, grounded together in-process.
+    /// clingo source files, grounded together in-process; `-` is standard input.
     Sources(Vec<PathBuf>),
 }
 
@@ -50,14 +51,19 @@ pub fn choose(files: &[PathBuf]) -> Result<Source, Failure> {
         [f] if f == Path::new("-") => return Ok(Source::Stdin),
         _ => {}
     }
-    if files.iter().any(|f| f == Path::new("-")) {
+    if files.iter().filter(|f| *f == Path::new("-")).count() > 1 {
         return Err(Failure::new(
             exit::USAGE,
-            "'-' (standard input) cannot be combined with files",
+            "'-' (standard input) is given more than once",
         ));
     }
     let mut kinds = Vec::with_capacity(files.len());
     for f in files {
+        // Standard input beside files is source, grounded with them.
+        if f == Path::new("-") {
+            kinds.push(InputKind::Source);
+            continue;
+        }
         let kind = grounder::detect(f).map_err(|e| {
             Failure::new(exit::BAD_INPUT, format!("cannot read {}: {e}", f.display()))
         })?;
@@ -112,7 +118,12 @@ pub fn read(source: &Source, constants: &[(String, String)]) -> Result<Program, 
     if source_text && cfg!(feature = "grounder") {
         return ground_stdin(&bytes, constants);
     }
-    lparse::read(&bytes, &label).map_err(|e| {
+    // Diagnostics name standard input `<stdin>`, as the grounder's do.
+    let name = match source {
+        Source::Stdin => "<stdin>",
+        _ => &label,
+    };
+    lparse::read(&bytes, name).map_err(|e| {
         let hint = if source_text {
             "\n(if this is clingo source, ground it first: `gringo file.lp | yasmin-rs`; this \
              build has no embedded grounder)"
@@ -123,28 +134,35 @@ pub fn read(source: &Source, constants: &[(String, String)]) -> Result<Program, 
     })
 }
 
+/// Ground source `files`; a `-` among them is standard input, read here.
 fn ground(files: &[PathBuf], constants: &[(String, String)]) -> Result<Program, Failure> {
+    let stdin = match files.iter().any(|f| f == Path::new("-")) {
+        true => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut buf)
+                .map_err(|e| Failure::new(exit::BAD_INPUT, format!("cannot read stdin: {e}")))?;
+            Some(buf)
+        }
+        false => None,
+    };
+    ground_with(files, stdin.as_deref(), constants)
+}
+
+fn ground_with(
+    files: &[PathBuf],
+    stdin: Option<&[u8]>,
+    constants: &[(String, String)],
+) -> Result<Program, Failure> {
     let mut program = Program::default();
-    grounder::ground(files, constants, &mut program)
+    grounder::ground_with_stdin(files, stdin, constants, &mut program)
         .map_err(|e| Failure::new(e.exit_code(), e.to_string()))?;
     Ok(program)
 }
 
-/// clingo source on standard input: the grounder reads files, so hand it a private copy.
+/// clingo source on standard input (already read, to tell it from a ground program): the
+/// grounder takes its text as it is, and names it `<stdin>` in diagnostics.
 fn ground_stdin(bytes: &[u8], constants: &[(String, String)]) -> Result<Program, Failure> {
-    let path = std::env::temp_dir().join(format!("yasmin-rs-stdin-{}.lp", std::process::id()));
-    std::fs::write(&path, bytes).map_err(|e| {
-        Failure::new(
-            exit::BAD_INPUT,
-            format!("cannot keep standard input for grounding: {e}"),
-        )
-    })?;
-    let result = ground(std::slice::from_ref(&path), constants);
-    let _ = std::fs::remove_file(&path);
-    result.map_err(|f| {
-        Failure::new(
-            f.code,
-            f.message.replace(&path.display().to_string(), "stdin"),
-        )
-    })
+    ground_with(&[PathBuf::from("-")], Some(bytes), constants)
 }

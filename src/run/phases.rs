@@ -5,12 +5,14 @@
 //! Invariant: measuring costs one clock read and, on Linux, one read of `/proc/self/status` per
 //! phase — never anything per rule or nogood — and prints nothing unless asked.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Times the phases of one run.
 pub struct Phases {
     last: Instant,
     verbose: bool,
+    /// Each phase that ended, with how long it took.
+    took: Vec<(&'static str, Duration)>,
 }
 
 impl Phases {
@@ -18,7 +20,22 @@ impl Phases {
         Phases {
             last: Instant::now(),
             verbose,
+            took: Vec::new(),
         }
+    }
+
+    /// How long the phase `name` took (zero if it has not ended).
+    pub fn took(&self, name: &str) -> Duration {
+        self.took
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .map(|(_, d)| *d)
+            .sum()
+    }
+
+    /// How long every phase that ended took together.
+    pub fn total(&self) -> Duration {
+        self.took.iter().map(|(_, d)| *d).sum()
     }
 
     /// Phase `name` ended now.
@@ -31,6 +48,7 @@ impl Phases {
         let now = Instant::now();
         let took = now - self.last;
         self.last = now;
+        self.took.push((name, took));
         if self.verbose {
             eprintln!(
                 "*** Info : (yasmin-rs): {name:<9}: {:>7.3}s{}{}",
@@ -48,6 +66,17 @@ impl Phases {
             );
         }
     }
+}
+
+/// Processor time this process has used, all threads, user and system (clingo's `CPU Time`).
+pub fn cpu_time() -> Duration {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return Duration::ZERO;
+    }
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 /// Resident and peak resident memory of this process in KiB (`VmRSS`, `VmHWM`), where the
@@ -68,6 +97,17 @@ pub fn memory() -> Option<(u64, u64)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn cpu_time_grows_with_work() {
+        let before = super::cpu_time();
+        let mut x = 0u64;
+        let spin = std::time::Instant::now();
+        while spin.elapsed() < std::time::Duration::from_millis(30) {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        assert!(super::cpu_time() > before, "{x}");
+    }
+
     #[test]
     fn memory_is_read_on_linux() {
         if cfg!(target_os = "linux") {

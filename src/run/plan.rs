@@ -1,22 +1,20 @@
-//! From the command line to each engine's search [`Options`]: the `--configuration` preset, the
-//! options given over it, and which engine may run them.
+//! From the command line to each engine's options, in one place: the `--configuration` row
+//! (`engine::options::CONFIGURATIONS`), the options given laid over it as a row of their own,
+//! and which engine may run them; [`host_options`] and [`device_options`] build the two
+//! engines' structs.
 //!
 //! Invariant: an option given on the command line is never dropped silently: the engine that
-//! runs honours it, or the run is a usage error (exit 64) before anything is read. A preset's
-//! own choice that a given option makes meaningless (saved signs under `--decide=rules`) is
+//! runs honours it, or the run is a usage error (exit 64) before anything is read. A row's own
+//! choice that a given option makes meaningless (saved signs under `--decide=rules`) is
 //! dropped. `--configuration=auto` is `tuned` on the host engine and `paper` on the GPU engine,
 //! so `--engine=auto` searches with the best setting of whichever engine it gets.
 
 use super::{exit, Failure};
-use crate::config::SaveProgress;
-use crate::config::{
-    Config, Decide, EngineKind, FwdCut, GpuEngine, Learning, Preset, RestartPolicy,
+use crate::config::{Config, EngineKind, GpuEngine};
+use crate::engine::options::SearchRow;
+use crate::engine::{
+    Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
 };
-use crate::engine::portfolio::rows::Given;
-use crate::engine::Options;
-
-/// `tuned`'s `--phase-switch`.
-pub const PHASE_SWITCH: u64 = 1000;
 
 /// What `run` builds: the engine kind (`Auto`: the GPU with `device`, else the host engine with
 /// `host`) and the options of each engine it may build.
@@ -24,23 +22,27 @@ pub const PHASE_SWITCH: u64 = 1000;
 pub struct Plan {
     pub kind: EngineKind,
     /// `None` when `kind` is `Gpu`.
-    pub host: Option<Options>,
+    pub host: Option<HostOptions>,
     /// `None` when `kind` is `Cpu`.
-    pub device: Option<Options>,
+    pub device: Option<DeviceOptions>,
     /// Which device engine runs the GPU's search.
     pub gpu_engine: GpuEngine,
-    /// The host options the user gave (a host portfolio's rows keep them).
-    pub given: Given,
 }
 
 /// The plan for `c`, or the usage error that stops the run.
 pub fn plan(c: &Config) -> Result<Plan, Failure> {
+    let given = given(c);
     if let Some(cut) = c.fwd_cut.filter(|&cut| cut != FwdCut::Decisions) {
         if c.learning != Some(Learning::Fwd) {
             return Err(usage(format!("{} needs --learning=fwd", cut_flag(cut))));
         }
     }
-    let kind = match (c.engine, host_only(c)) {
+    // The first host-only choice: the configuration's (it has no device row), or a value given.
+    let host_only = match c.configuration.device {
+        None => Some(format!("--configuration={}", c.configuration.name)),
+        Some(_) => given.host_only(),
+    };
+    let kind = match (c.engine, host_only) {
         (EngineKind::Gpu | EngineKind::Emu, Some(flag)) => {
             return Err(usage(format!(
                 "{flag} is not supported by the GPU engine (use --engine=cpu)"
@@ -49,111 +51,116 @@ pub fn plan(c: &Config) -> Result<Plan, Failure> {
         (EngineKind::Auto, Some(_)) => EngineKind::Cpu,
         (kind, _) => kind,
     };
-    let host_preset = match c.configuration {
-        Preset::Paper => Preset::Paper,
-        Preset::Auto | Preset::Tuned => Preset::Tuned,
-    };
     let host = matches!(kind, EngineKind::Cpu | EngineKind::Auto)
-        .then(|| resolve(c, host_preset))
+        .then(|| host_options(c, &given, &c.configuration.host))
         .transpose()?;
-    let device = (kind != EngineKind::Cpu)
-        .then(|| resolve(c, Preset::Paper))
-        .transpose()?;
+    let device = (kind != EngineKind::Cpu).then(|| device_options(c));
     Ok(Plan {
         kind,
         host,
         device,
         gpu_engine: c.gpu_engine,
-        given: Given {
-            learning: c.learning.is_some(),
-            decide: c.decide.is_some(),
-            heuristic: c.heuristic.is_some(),
-            save_progress: c.save_progress.is_some(),
-            phase_switch: c.phase_switch.is_some(),
-            restarts: c.restarts.is_some(),
-            fwd_cut: c.fwd_cut.is_some(),
-        },
     })
 }
 
-/// The first option given that only the host engine honours (the device kernels decide on
-/// rules only, learn the paper's decision nogoods and restart on the Luby sequence).
-fn host_only(c: &Config) -> Option<String> {
-    if c.configuration == Preset::Tuned {
-        return Some("--configuration=tuned".into());
+/// The search options given on the command line, as a row (`None`: not given).
+pub fn given(c: &Config) -> SearchRow {
+    SearchRow {
+        learning: c.learning,
+        heuristic: c.heuristic,
+        decide: c.decide,
+        save_progress: c.save_progress,
+        phase_switch: c.phase_switch,
+        fwd_cut: c.fwd_cut,
+        restarts: c.restarts,
+        seed: Some(c.seed),
     }
-    if c.decide == Some(Decide::Vars) {
-        return Some("--decide=vars".into());
-    }
-    if let Some(SaveProgress::Over(n)) = c.save_progress {
-        return Some(format!("--save-progress={n}"));
-    }
-    if let Some(n) = c.phase_switch.filter(|&n| n > 0) {
-        return Some(format!("--phase-switch={n}"));
-    }
-    if let Some(cut) = c.fwd_cut.filter(|&cut| cut != FwdCut::Decisions) {
-        return Some(cut_flag(cut).into());
-    }
-    if c.restarts == Some(RestartPolicy::Dynamic) {
-        return Some("--restarts=dynamic".into());
-    }
-    None
 }
 
-/// `c`'s options over `preset` (`Paper` or `Tuned`).
-fn resolve(c: &Config, preset: Preset) -> Result<Options, Failure> {
-    let tuned = preset == Preset::Tuned;
-    let decide = c
-        .decide
-        .unwrap_or(if tuned { Decide::Vars } else { Decide::Rules });
-    let save_progress = match c.save_progress {
-        Some(SaveProgress::Off) => None,
-        Some(SaveProgress::Over(_)) if decide != Decide::Vars => {
+/// The host engine's options: the `given` row over `row` (a configuration's, or a portfolio
+/// member's), with the usage errors of given options that something else makes meaningless.
+pub fn host_options(
+    c: &Config,
+    given: &SearchRow,
+    row: &SearchRow,
+) -> Result<HostOptions, Failure> {
+    let r = given.over(*row);
+    let decide = r.decide.unwrap_or(Decide::Rules);
+    let save_progress = match (given.save_progress, row.save_progress) {
+        (Some(SaveProgress::Over(_)), _) if decide != Decide::Vars => {
             return Err(usage(
                 "--save-progress needs --decide=vars (decisions on rules have fixed signs)",
             ))
         }
-        Some(SaveProgress::Over(n)) => Some(n),
-        None => (tuned && decide == Decide::Vars).then_some(0),
+        (Some(SaveProgress::Over(n)), _) => Some(n),
+        (Some(SaveProgress::Off), _) => None,
+        (None, Some(SaveProgress::Over(n))) if decide == Decide::Vars => Some(n),
+        (None, _) => None,
     };
-    let phase_switch = match c.phase_switch {
-        Some(0) => None,
-        Some(_) if save_progress.is_none() => {
+    let phase_switch = match (given.phase_switch, row.phase_switch) {
+        (Some(0), _) => None,
+        (Some(_), _) if save_progress.is_none() => {
             return Err(usage(
                 "--phase-switch needs --save-progress (it alternates the saved signs with the fixed ones)",
             ))
         }
-        Some(n) => Some(n),
-        None => (tuned && save_progress.is_some()).then_some(PHASE_SWITCH),
+        (Some(n), _) => Some(n),
+        (None, Some(n)) if n > 0 && save_progress.is_some() => Some(n),
+        (None, _) => None,
     };
-    let learning = c.learning.unwrap_or(Learning::Res);
+    let learning = r.learning.unwrap_or(Learning::Res);
     let fwd_cut = match learning {
-        Learning::Fwd => c.fwd_cut.unwrap_or(if tuned {
-            FwdCut::Lits
-        } else {
-            FwdCut::Decisions
-        }),
+        Learning::Fwd => r.fwd_cut.unwrap_or(FwdCut::Decisions),
         Learning::Res => FwdCut::Decisions,
     };
-    let restarts = c.restarts.unwrap_or(if tuned {
-        RestartPolicy::Dynamic
-    } else {
-        RestartPolicy::Luby
-    });
-    Ok(Options {
+    Ok(HostOptions {
         learning,
-        heuristic: c.heuristic.unwrap_or(crate::config::Heuristic::Activity),
-        seed: c.seed,
-        sync_always: c.sync_always,
+        heuristic: r.heuristic.unwrap_or(Heuristic::Activity),
+        seed: r.seed.unwrap_or(1),
         sums: c.sums,
         decide,
         save_progress,
         phase_switch,
         fwd_cut,
-        restarts,
+        restarts: r.restarts.unwrap_or(RestartPolicy::Luby),
+    })
+}
+
+/// The host engine's options of `threads` threads (`-t`): thread 0 runs the configuration,
+/// thread `i > 0` row `i` of `engine::portfolio::rows::ROWS` (cycling) over it, with seed
+/// `--seed + i`; the options given lie over every row. A row that a given option makes a
+/// usage error (`--save-progress` given, the row deciding on rules) leaves thread `i` at
+/// thread 0's options with its own seed.
+pub fn host_portfolio(c: &Config, threads: usize) -> Vec<(HostOptions, &'static str)> {
+    use crate::engine::portfolio::rows::ROWS;
+    let given = given(c);
+    let base = host_options(c, &given, &c.configuration.host);
+    let Ok(base) = base else {
+        return Vec::new(); // `plan` refused these options already
+    };
+    (0..threads)
+        .map(|i| {
+            if i == 0 {
+                return (base, c.configuration.name);
+            }
+            let (name, row) = ROWS[(i - 1) % ROWS.len()];
+            let mut o = host_options(c, &given, &row.over(c.configuration.host)).unwrap_or(base);
+            o.seed = base.seed.wrapping_add(i as u64);
+            (o, name)
+        })
+        .collect()
+}
+
+/// The device engine's options (its search choices are the paper's; `plan` refused the rest).
+pub fn device_options(c: &Config) -> DeviceOptions {
+    DeviceOptions {
+        learning: c.learning.unwrap_or(Learning::Res),
+        heuristic: c.heuristic.unwrap_or(Heuristic::Activity),
+        seed: c.seed,
+        sync_always: c.sync_always,
         searches: c.gpu_searches,
         cubes: c.gpu_cubes,
-    })
+    }
 }
 
 fn cut_flag(cut: FwdCut) -> &'static str {
@@ -171,12 +178,15 @@ fn usage(message: impl Into<String>) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Sums;
-    use clap::Parser;
+    use crate::engine::Sums;
 
     fn plan_of(args: &str) -> Result<Plan, String> {
-        let c = Config::try_parse_from(format!("yasmin-rs {args}").split_whitespace())
-            .map_err(|e| e.to_string())?;
+        let c = Config::try_from_args(
+            format!("yasmin-rs {args}")
+                .split_whitespace()
+                .map(Into::into),
+        )
+        .map_err(|e| e.to_string())?;
         plan(&c).map_err(|f| {
             assert_eq!(f.code, exit::USAGE);
             f.message
@@ -190,18 +200,73 @@ mod tests {
         let host = p.host.unwrap();
         assert_eq!(host.decide, Decide::Vars);
         assert_eq!(host.save_progress, Some(0));
-        assert_eq!(host.phase_switch, Some(PHASE_SWITCH));
+        assert_eq!(host.phase_switch, Some(1000));
         assert_eq!(host.restarts, RestartPolicy::Dynamic);
         assert_eq!(host.fwd_cut, FwdCut::Decisions, "res learning has no cut");
         let device = p.device.unwrap();
-        assert_eq!(device.decide, Decide::Rules);
-        assert_eq!(device.save_progress, None);
-        assert_eq!(device.phase_switch, None);
-        assert_eq!(device.restarts, RestartPolicy::Luby);
+        assert_eq!((device.learning, device.seed), (Learning::Res, 1));
         let p = plan_of("--learning=fwd").unwrap();
         assert_eq!(p.host.unwrap().fwd_cut, FwdCut::Lits);
-        assert_eq!(p.device.unwrap().fwd_cut, FwdCut::Decisions);
+        assert_eq!(p.device.unwrap().learning, Learning::Fwd);
         assert_eq!(Sums::Native, plan_of("").unwrap().host.unwrap().sums);
+    }
+
+    fn portfolio_of(args: &str, threads: usize) -> Vec<(HostOptions, &'static str)> {
+        let c = Config::try_from_args(
+            format!("yasmin-rs {args}")
+                .split_whitespace()
+                .map(Into::into),
+        )
+        .unwrap();
+        host_portfolio(&c, threads)
+    }
+
+    fn consistent(o: &HostOptions) -> bool {
+        (o.learning == Learning::Fwd || o.fwd_cut == FwdCut::Decisions)
+            && (o.decide == Decide::Vars || o.save_progress.is_none())
+            && (o.save_progress.is_some() || o.phase_switch.is_none())
+    }
+
+    #[test]
+    fn threads_run_the_configuration_then_diverse_rows() {
+        use crate::engine::portfolio::rows::ROWS;
+        let rows = portfolio_of("", ROWS.len() + 3);
+        assert_eq!(rows[0].0, plan_of("").unwrap().host.unwrap());
+        for (i, (o, name)) in rows.iter().enumerate() {
+            assert!(consistent(o), "thread {i} ({name}): {o:?}");
+            assert_eq!(o.seed, 1 + i as u64, "thread {i}: its own seed");
+        }
+        let differs = rows[1..=ROWS.len()]
+            .iter()
+            .filter(|(o, _)| HostOptions { seed: 1, ..*o } != rows[0].0)
+            .count();
+        assert!(
+            differs >= ROWS.len() - 1,
+            "{differs} rows differ from thread 0"
+        );
+        for scheme in [Learning::Res, Learning::Fwd] {
+            assert!(rows.iter().any(|(o, _)| o.learning == scheme), "{scheme:?}");
+        }
+        for d in [Decide::Rules, Decide::Vars] {
+            assert!(rows.iter().any(|(o, _)| o.decide == d), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn every_thread_keeps_the_options_given() {
+        let rows = portfolio_of("--engine=cpu --learning=res --save-progress=5", 20);
+        for (o, name) in rows {
+            assert_eq!(o.learning, Learning::Res, "{name}");
+            assert_eq!(o.save_progress, Some(5), "{name}");
+            assert_eq!(
+                o.decide,
+                Decide::Vars,
+                "{name}: rules would drop saved signs"
+            );
+            assert!(consistent(&o), "{name}");
+        }
+        let rows = portfolio_of("--engine=cpu --configuration=paper --learning=fwd", 12);
+        assert!(rows.iter().all(|(o, _)| o.learning == Learning::Fwd));
     }
 
     #[test]

@@ -12,10 +12,10 @@
 use super::input::{self, Source};
 use super::phases::Phases;
 use super::{exit, Failure};
-use crate::engine::{cpu::CpuEngine, Engine, Options};
+use crate::engine::{cpu::CpuEngine, Engine, HostOptions, Sums};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
-use crate::output::Outcome;
+use crate::output::{Outcome, Problem};
 use lparse::Program;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -48,6 +48,8 @@ impl Stop {
 /// The prepared program.
 pub struct Prepared {
     pub program: Program,
+    /// Its size, for `--stats`.
+    pub problem: Problem,
     /// The engine, when it was built on the worker (`--engine=cpu`).
     pub engine: Option<Box<dyn Engine + Send>>,
     /// The analysed program and its completion (`None`: not made, `complete` was false), for an
@@ -67,7 +69,7 @@ enum Msg {
 pub fn prepare(
     source: Source,
     constants: Vec<(String, String)>,
-    host: Option<Options>,
+    host: Option<HostOptions>,
     complete: bool,
     build: bool,
     stop: &Stop,
@@ -111,7 +113,7 @@ pub fn prepare(
 fn work(
     source: &Source,
     constants: &[(String, String)],
-    host: Option<Options>,
+    host: Option<HostOptions>,
     complete: bool,
     build: bool,
     phase: impl Fn(&'static str, String),
@@ -122,6 +124,16 @@ fn work(
         format!("{} rules, {} atoms", program.rules.len(), program.max_atom),
     );
     enough_memory_for_atoms(program.max_atom)?;
+    let mut problem = Problem {
+        rules: program.rules.len() as u64,
+        choice_rules: program
+            .rules
+            .iter()
+            .filter(|r| r.head.kind == lparse::HeadKind::Choice)
+            .count() as u64,
+        atoms: u64::from(program.max_atom),
+        ..Problem::default()
+    };
     let ground = crate::ground::analyse(&program)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
     for w in &ground.warnings {
@@ -135,9 +147,12 @@ fn work(
             ground.rules.len()
         ),
     );
+    problem.bodies = ground.bodies.len() as u64;
+    problem.tight = ground.tight;
     if !complete {
         return Ok(Prepared {
             program,
+            problem,
             engine: None,
             analysed: Some((ground, None)),
         });
@@ -146,6 +161,10 @@ fn work(
     // translation).
     let completion = completer(host.map(|o| o.sums))(&ground);
     let db = &completion.db;
+    problem.variables = u64::from(db.num_vars);
+    problem.nogoods = db.len() as u64;
+    problem.binary = u64::from(db.bounds[1] - db.bounds[0]);
+    problem.ternary = u64::from(db.bounds[2] - db.bounds[1]);
     phase(
         "Complete",
         format!(
@@ -158,6 +177,7 @@ fn work(
     let Some(opts) = host.filter(|_| build) else {
         return Ok(Prepared {
             program,
+            problem,
             engine: None,
             analysed: Some((ground, Some(completion))),
         });
@@ -169,16 +189,17 @@ fn work(
     phase("Engine", String::new());
     Ok(Prepared {
         program,
+        problem,
         engine: Some(Box::new(engine)),
         analysed: None,
     })
 }
 
 /// The completion for the host engine's `sums` (`None`: the device's, every sum translated).
-pub fn completer(sums: Option<crate::config::Sums>) -> fn(&GroundProgram) -> Completion {
+pub fn completer(sums: Option<Sums>) -> fn(&GroundProgram) -> Completion {
     match sums {
-        Some(crate::config::Sums::Native) => crate::nogoods::complete_native,
-        Some(crate::config::Sums::AllNative) => crate::nogoods::complete_all_native,
+        Some(Sums::Native) => crate::nogoods::complete_native,
+        Some(Sums::AllNative) => crate::nogoods::complete_all_native,
         _ => crate::nogoods::complete,
     }
 }

@@ -81,7 +81,7 @@ fn go(
         costs: None,
         bounds: Vec::new(),
     };
-    let mut printer = Printer::new(Vec::new(), Format::Text, false, "test");
+    let mut printer = Printer::new(Vec::new(), Format::Text, Default::default(), "test");
     let r = enumerate(
         &mut engine,
         verify.then_some(&checker),
@@ -100,14 +100,17 @@ fn go(
 fn all_models_then_exhausted() {
     let (r, out) = go(vec![model(&[1]), model(&[2])], 0, true, &Limits::none());
     assert_eq!(r.unwrap(), (Outcome::Exhausted, 2));
-    assert_eq!(out, "Answer: 1\na\nAnswer: 2\nb\n");
+    assert_eq!(
+        out,
+        "Answer: 1 (Time: 0.000s)\na\nAnswer: 2 (Time: 0.000s)\nb\n"
+    );
 }
 
 #[test]
 fn stops_at_the_requested_count() {
     let (r, out) = go(vec![model(&[1]), model(&[2])], 1, true, &Limits::none());
     assert_eq!(r.unwrap(), (Outcome::Enough, 1));
-    assert_eq!(out, "Answer: 1\na\n");
+    assert_eq!(out, "Answer: 1 (Time: 0.000s)\na\n");
 }
 
 #[test]
@@ -122,7 +125,7 @@ fn a_wrong_model_is_never_printed() {
         "{}",
         f.message
     );
-    assert_eq!(out, "Answer: 1\na\n");
+    assert_eq!(out, "Answer: 1 (Time: 0.000s)\na\n");
     // With --verify=false the same model goes through (the user asked for it).
     let (r, _) = go(vec![model(&[1, 2])], 0, false, &Limits::none());
     assert_eq!(r.unwrap(), (Outcome::Exhausted, 1));
@@ -160,7 +163,7 @@ fn go_opt(
         costs: Some(vec![costs]),
         bounds: Vec::new(),
     };
-    let mut printer = Printer::new(Vec::new(), Format::Text, false, "test");
+    let mut printer = Printer::new(Vec::new(), Format::Text, Default::default(), "test");
     let mode = OptMode {
         kind,
         bound: Vec::new(),
@@ -192,7 +195,7 @@ fn a_model_with_wrong_costs_is_never_printed() {
     // The right costs go through, and opt bounds the search strictly after the model.
     let (r, out, bounds) = go_opt(vec![model(&[1])], 1, OptKind::Opt);
     assert_eq!(r.unwrap(), (Outcome::Exhausted, 1));
-    assert_eq!(out, "Answer: 1\na\nOptimization: 1\n");
+    assert_eq!(out, "Answer: 1 (Time: 0.000s)\na\nOptimization: 1\n");
     assert_eq!(
         bounds,
         [Bound {
@@ -213,7 +216,7 @@ fn opt_n_asks_for_the_optimal_models_after_the_optimum() {
     assert_eq!(r.unwrap(), (Outcome::Exhausted, 2));
     assert_eq!(
         out,
-        "Answer: 1\na\nOptimization: 1\nAnswer: 1\na\nOptimization: 1\n"
+        "Answer: 1 (Time: 0.000s)\na\nOptimization: 1\nAnswer: 1 (Time: 0.000s)\na\nOptimization: 1\n"
     );
     let strict: Vec<bool> = bounds.iter().map(|b| b.strict).collect();
     assert_eq!(strict, [true, false]);

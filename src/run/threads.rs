@@ -5,7 +5,7 @@
 //! Invariant: the count is at least 1; it is below the user's `-t` only for a reason said on
 //! standard error (`--opt-mode=enum` runs one thread; too little memory for more engines).
 
-use crate::config::{Config, EngineKind};
+use crate::config::{Config, EngineKind, OptKind};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
@@ -30,13 +30,19 @@ pub fn count(
     optimising: bool,
     completion: &Completion,
 ) -> usize {
-    if optimising && !crate::engine::portfolio::optimize::parallel(config.opt_mode.kind) {
+    if optimising && !parallel_optimisation(config) {
         if config.threads.is_some_and(|n| n > 1) {
             eprintln!("*** Info : (yasmin-rs): --opt-mode=enum runs one CPU thread (-t ignored)");
         }
         return 1;
     }
     fitting(config, kind, engine_bytes(completion))
+}
+
+/// Whether `-t` threads can optimise together: branch and bound (`opt`, and `optN` until the
+/// optimum), not the enumeration of models within a bound (`enum`).
+fn parallel_optimisation(config: &Config) -> bool {
+    matches!(config.opt_mode.kind, OptKind::Opt | OptKind::OptN)
 }
 
 /// The threads that search `ground`, before its completion is made (no objective): the

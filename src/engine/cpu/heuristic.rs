@@ -8,7 +8,7 @@
 //! Invariant: `heap` is a binary max-heap on `score` (ties: lower variable first) and
 //! `pos[v]` is `v`'s index in it, or `NOT_IN` when absent.
 
-use crate::config::Heuristic;
+use crate::engine::Heuristic;
 use crate::lit::Var;
 
 const NOT_IN: u32 = u32::MAX;

@@ -62,7 +62,7 @@
 
 use super::assign::{Assignment, NO_REASON};
 use super::store::Store;
-use crate::config::FwdCut;
+use crate::engine::FwdCut;
 use crate::lit::Lit;
 
 /// Most arena words (8 bytes each) the dependency sets may hold: 256 MiB.

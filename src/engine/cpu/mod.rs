@@ -71,9 +71,9 @@ use self::sums::Sums;
 use self::unfounded::Unfounded;
 
 use self::watch::Watch;
-use super::{Bound, Engine, EngineError, Limits, Model, Options, Stats, Step};
-use crate::config::{Decide, Learning};
+use super::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::engine::restart::Schedule;
+use crate::engine::{Decide, Learning};
 use crate::ground::GroundProgram;
 use crate::lit::{Lit, Var};
 use crate::nogoods::Completion;
@@ -86,7 +86,7 @@ const BUMP_RULES: usize = 4;
 
 /// The sequential search engine.
 pub struct CpuEngine {
-    opts: Options,
+    opts: HostOptions,
     num_atoms: u32,
     a: Assignment,
     store: Store,
@@ -149,7 +149,7 @@ pub struct CpuEngine {
 }
 
 impl CpuEngine {
-    pub fn new(g: &GroundProgram, c: &Completion, opts: Options) -> CpuEngine {
+    pub fn new(g: &GroundProgram, c: &Completion, opts: HostOptions) -> CpuEngine {
         let db = &c.db;
         let max_body_var = c.body_var.iter().copied().max().unwrap_or(0);
         let num_vars = (db.num_vars as usize)

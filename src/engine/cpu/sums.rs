@@ -124,7 +124,6 @@ pub struct Sums {
 impl Sums {
     pub fn new(native: &[NativeSum], num_vars: usize, fwd: bool) -> Sums {
         let mut sums = Vec::with_capacity(native.len());
-        let mut counts = vec![0u32; 2 * num_vars + 1];
         let mut entries: Vec<(u32, u32, u32)> = Vec::new(); // (lit code, sum, role)
         for (s, ns) in native.iter().enumerate() {
             let mut lits = ns.lits.clone();
@@ -162,18 +161,8 @@ impl Sums {
                 fu: Vec::new(),
             });
         }
-        for &(l, _, _) in &entries {
-            counts[l as usize + 1] += 1;
-        }
-        for i in 0..2 * num_vars {
-            counts[i + 1] += counts[i];
-        }
-        let mut occ = vec![(0, 0); entries.len()];
-        let mut fill = counts.clone();
-        for &(l, s, role) in &entries {
-            occ[fill[l as usize] as usize] = (s, role);
-            fill[l as usize] += 1;
-        }
+        let occurrences = entries.iter().map(|&(l, s, role)| (l as usize, (s, role)));
+        let (counts, occ) = crate::csr::Csr::from_pairs(2 * num_vars, occurrences).into_parts();
         Sums {
             sums,
             occ_off: counts,

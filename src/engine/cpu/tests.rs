@@ -7,32 +7,29 @@ mod ufs;
 mod sums;
 
 use super::*;
-use crate::config::Heuristic;
+use crate::engine::Heuristic;
 use crate::nogoods::{NogoodDbBuilder, Origin};
 use lparse::{Program, ProgramBuilder, Rule};
 
 /// `opts` with `--decide=vars`.
-pub fn opts_vars(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
-    Options {
-        decide: crate::config::Decide::Vars,
+pub fn opts_vars(learning: Learning, heuristic: Heuristic, seed: u64) -> HostOptions {
+    HostOptions {
+        decide: crate::engine::Decide::Vars,
         ..opts(learning, heuristic, seed)
     }
 }
 
-pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> Options {
-    Options {
+pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> HostOptions {
+    HostOptions {
         learning,
         heuristic,
         seed,
-        sync_always: false,
-        sums: crate::config::Sums::Translate,
-        decide: crate::config::Decide::Rules,
+        sums: crate::engine::Sums::Translate,
+        decide: crate::engine::Decide::Rules,
         save_progress: None,
         phase_switch: None,
-        fwd_cut: crate::config::FwdCut::Decisions,
-        restarts: crate::config::RestartPolicy::Luby,
-        searches: None,
-        cubes: None,
+        fwd_cut: crate::engine::FwdCut::Decisions,
+        restarts: crate::engine::RestartPolicy::Luby,
     }
 }
 
@@ -62,7 +59,7 @@ fn sum(h: u32, lower: i64, lits: &[(i32, i64)]) -> Rule {
     Rule::sum(&head(h), lower, lits)
 }
 
-pub fn engine_for(p: &Program, o: Options) -> CpuEngine {
+pub fn engine_for(p: &Program, o: HostOptions) -> CpuEngine {
     let g = crate::ground::analyse(p).expect("supported program");
     let c = crate::nogoods::complete(&g);
     CpuEngine::new(&g, &c, o)
@@ -96,7 +93,7 @@ const ALL: [(Learning, Heuristic); 6] = [
 fn models_all_configs(p: &Program) -> Vec<Vec<u32>> {
     let mut first: Option<Vec<Vec<u32>>> = None;
     for (l, h) in ALL {
-        let saving = Options {
+        let saving = HostOptions {
             save_progress: Some(0),
             ..opts_vars(l, h, 7)
         };
@@ -285,7 +282,7 @@ fn nogood_engine(num_vars: u32, ngs: &[&[Lit]]) -> CpuEngine {
     nogood_engine_with(num_vars, ngs, opts(Learning::Res, Heuristic::Occ, 1))
 }
 
-fn nogood_engine_with(num_vars: u32, ngs: &[&[Lit]], o: Options) -> CpuEngine {
+fn nogood_engine_with(num_vars: u32, ngs: &[&[Lit]], o: HostOptions) -> CpuEngine {
     let mut b = NogoodDbBuilder::new();
     b.reserve_vars(num_vars);
     for ng in ngs {
@@ -384,7 +381,7 @@ fn forward_cuts_uip_and_lits_replace_decisions_by_implied_literals() {
         &[t(4), t(5), t(7)],
     ];
     let learn_capped = |learning, cut, cap| {
-        let o = Options {
+        let o = HostOptions {
             fwd_cut: cut,
             ..opts(learning, Heuristic::Occ, 1)
         };
@@ -403,29 +400,29 @@ fn forward_cuts_uip_and_lits_replace_decisions_by_implied_literals() {
     let learn_with = |learning, cut| learn_capped(learning, cut, usize::MAX);
     let learn = |cut| learn_with(Learning::Fwd, cut);
     // The paper's cut: the three decisions; backjump to level 2, where F6 is asserted.
-    let (learnt, level, asserted, _) = learn(crate::config::FwdCut::Decisions);
+    let (learnt, level, asserted, _) = learn(crate::engine::FwdCut::Decisions);
     assert_eq!(learnt, vec![t(6), t(2), t(1)]);
     assert_eq!(level, 2);
     assert!(asserted);
     // The UIP cut: T3 for T6; T7 kept (its set {1} is not within {2, 3}) instead of T1.
-    let (learnt, level, asserted, _) = learn(crate::config::FwdCut::Uip);
+    let (learnt, level, asserted, _) = learn(crate::engine::FwdCut::Uip);
     assert_eq!(learnt, vec![t(3), t(2), t(7)]);
     assert_eq!(level, 2);
     assert!(asserted);
     // The lits cut: T3, T4's lower-level set {T8} instead of T2, and T7; resolution's nogood.
-    let (learnt, level, asserted, unknown) = learn(crate::config::FwdCut::Lits);
+    let (learnt, level, asserted, unknown) = learn(crate::engine::FwdCut::Lits);
     assert_eq!(learnt, vec![t(3), t(8), t(7)]);
     assert_eq!(level, 2);
     assert!(asserted);
     assert_eq!(unknown, 0);
-    let (mut res, _, _, _) = learn_with(Learning::Res, crate::config::FwdCut::Decisions);
+    let (mut res, _, _, _) = learn_with(Learning::Res, crate::engine::FwdCut::Decisions);
     res[1..].sort();
     let mut lits = learnt;
     lits[1..].sort();
     assert_eq!(res, lits);
     // With no room for a literal, T4's set {T8} is unknown: the UIP and every lower decision.
     let (learnt, level, asserted, unknown) =
-        learn_capped(Learning::Fwd, crate::config::FwdCut::Lits, 0);
+        learn_capped(Learning::Fwd, crate::engine::FwdCut::Lits, 0);
     assert_eq!(learnt, vec![t(3), t(2), t(1)]);
     assert_eq!(level, 2);
     assert!(asserted);
@@ -452,8 +449,8 @@ fn lits_bumps_the_variables_resolution_bumps() {
         &[t(9), t(8), t(11)],
     ];
     let bumped = |learning, between_cap| {
-        let o = Options {
-            fwd_cut: crate::config::FwdCut::Lits,
+        let o = HostOptions {
+            fwd_cut: crate::engine::FwdCut::Lits,
             ..opts_vars(learning, Heuristic::Activity, 1)
         };
         let mut e = nogood_engine_with(12, ngs, o);

@@ -17,8 +17,8 @@ use std::sync::Arc;
 use super::device::engine_error;
 use super::layout::{self, st, DevParams};
 use super::ufs::UfsArrays;
-use crate::config::Heuristic;
-use crate::engine::{EngineError, Options};
+use crate::engine::Heuristic;
+use crate::engine::{DeviceOptions, EngineError};
 use crate::ground::{BodyDef, GroundProgram};
 use crate::lit::Lit;
 use crate::nogoods::Completion;
@@ -229,7 +229,7 @@ impl Buffers {
         stream: Arc<CudaStream>,
         g: &GroundProgram,
         c: &Completion,
-        opts: &Options,
+        opts: &DeviceOptions,
     ) -> Result<Buffers, EngineError> {
         let db = &c.db;
         let nv = db.num_vars as usize;
@@ -398,7 +398,7 @@ impl Buffers {
                 Heuristic::Jw => 1,
                 Heuristic::Activity => 2,
             },
-            fwd: (opts.learning == crate::config::Learning::Fwd) as u32,
+            fwd: (opts.learning == crate::engine::Learning::Fwd) as u32,
             seed: (opts.seed as u32) ^ ((opts.seed >> 32) as u32),
             n_cyc: u.cyc_atoms.len() as u32,
             n_sup: u.sup_head.len() as u32,

@@ -29,10 +29,10 @@ impl Origin {
     }
 }
 
-/// The kernel image for `sm_<arch>` (e.g. "90"): from the cache, or compiled (and cached).
-/// The error holds NVRTC's log. Call only after `device::nvrtc_present`.
-pub fn image(arch: &str) -> Result<(Ptx, Origin), String> {
-    image_of(&super::device::kernel_source(), "kernels", arch)
+/// The kernel image of `source` for `sm_<arch>` (e.g. "90"): from the cache, or compiled (and
+/// cached). The error holds NVRTC's log. Call only after `device::nvrtc_present`.
+pub fn image(source: &str, arch: &str) -> Result<(Ptx, Origin), String> {
+    image_of(source, "kernels", arch)
 }
 
 /// NVRTC's options besides the architecture (part of the cache key). Line information costs

@@ -242,7 +242,8 @@ impl Device {
     pub fn open() -> Result<Device, EngineError> {
         let (ctx, arch, sm_count) = open_context()?;
         let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
-        let (image, origin) = super::cache::image(&arch).map_err(EngineError::Device)?;
+        let (image, origin) =
+            super::cache::image(&kernel_source(), &arch).map_err(EngineError::Device)?;
         let module = ctx
             .load_module(image)
             .map_err(|e| engine_error("loading the compiled kernels", e))?;

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use super::emu::EmuMemory;
 use super::many_layout::{c, g, h, status, Geometry, ProgArrays, C_WORDS};
 use super::{portfolio, split};
-use crate::engine::{Engine, EngineError, Limits, Model, Options, Stats, Step};
+use crate::engine::{DeviceOptions, Engine, EngineError, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
@@ -77,7 +77,7 @@ impl ManyEngine {
     pub fn new(
         g: &GroundProgram,
         c: &Completion,
-        opts: Options,
+        opts: DeviceOptions,
         backend: Backend,
     ) -> Result<ManyEngine, EngineError> {
         assert!(

@@ -119,21 +119,8 @@ pub struct ProgArrays {
 }
 
 /// Build a CSR over `n` keys from (key, value) pairs.
-fn csr<T: Copy>(n: usize, pairs: &[(usize, T)]) -> (Vec<u32>, Vec<T>) {
-    let mut off = vec![0u32; n + 1];
-    for &(k, _) in pairs {
-        off[k + 1] += 1;
-    }
-    for k in 0..n {
-        off[k + 1] += off[k];
-    }
-    let mut fill = off.clone();
-    let mut vals: Vec<Option<T>> = vec![None; pairs.len()];
-    for &(k, v) in pairs {
-        vals[fill[k] as usize] = Some(v);
-        fill[k] += 1;
-    }
-    (off, vals.into_iter().map(|v| v.expect("filled")).collect())
+fn csr<T: Copy + Default>(n: usize, pairs: &[(usize, T)]) -> (Vec<u32>, Vec<T>) {
+    crate::csr::Csr::from_pairs(n, pairs.iter().copied()).into_parts()
 }
 
 impl ProgArrays {

@@ -45,7 +45,7 @@ use launch::Launcher;
 use layout::{act, ctr, src, st};
 
 use crate::engine::restart::Restarts;
-use crate::engine::{Engine, EngineError, Limits, Model, Options, Stats, Step};
+use crate::engine::{DeviceOptions, Engine, EngineError, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
@@ -81,7 +81,11 @@ pub struct GpuEngine {
 }
 
 impl GpuEngine {
-    pub fn new(g: &GroundProgram, c: &Completion, opts: Options) -> Result<GpuEngine, EngineError> {
+    pub fn new(
+        g: &GroundProgram,
+        c: &Completion,
+        opts: DeviceOptions,
+    ) -> Result<GpuEngine, EngineError> {
         // The kernels know only nogoods: sums must come translated (`nogoods::complete`).
         assert!(
             c.native_sums.is_empty(),

@@ -5,7 +5,7 @@
 //! one the user chose, the same for every search. Row 0 is the default search.
 
 use super::many_layout::{cfg, CFG_WORDS};
-use crate::config::Learning;
+use crate::engine::Learning;
 
 /// Sign policies (`YSM_SIGN_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,7 +13,7 @@
 
 use super::race::spawn;
 use crate::engine::cpu::CpuEngine;
-use crate::engine::{Bound, Engine, EngineError, Limits, Model, Options, Stats, Step};
+use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,7 +84,7 @@ impl OptRace {
     pub fn start(
         ground: GroundProgram,
         completion: Completion,
-        hosts: Vec<(Options, &'static str)>,
+        hosts: Vec<(HostOptions, &'static str)>,
         deadline: Option<Instant>,
     ) -> Result<OptRace, EngineError> {
         let program = Arc::new((ground, completion));
@@ -212,7 +212,7 @@ impl OptRace {
 fn member(
     i: u32,
     program: Arc<(GroundProgram, Completion)>,
-    opts: Options,
+    opts: HostOptions,
     ctl: Arc<Control>,
     deadline: Option<Instant>,
     tx: Sender<Report>,
@@ -309,13 +309,4 @@ impl Drop for OptRace {
     fn drop(&mut self) {
         self.ctl.stop_all();
     }
-}
-
-/// Whether `-t` threads can optimise together: branch and bound (`opt`, and `optN` until the
-/// optimum), not the enumeration of models within a bound (`enum`).
-pub fn parallel(kind: crate::config::OptKind) -> bool {
-    matches!(
-        kind,
-        crate::config::OptKind::Opt | crate::config::OptKind::OptN
-    )
 }

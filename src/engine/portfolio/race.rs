@@ -12,7 +12,7 @@
 
 use super::exchange::Exchange;
 use crate::engine::cpu::CpuEngine;
-use crate::engine::{Engine, EngineError, Limits, Options, Stats, Step};
+use crate::engine::{Engine, EngineError, HostOptions, Limits, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -87,7 +87,7 @@ impl Race {
     pub fn start(
         ground: GroundProgram,
         completion: HostCompletion,
-        hosts: Vec<(Options, &'static str)>,
+        hosts: Vec<(HostOptions, &'static str)>,
         deadline: Option<Instant>,
     ) -> Result<Race, EngineError> {
         assert!(!hosts.is_empty(), "a race has at least one host member");
@@ -354,7 +354,7 @@ pub(super) fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(),
 fn member(
     i: u32,
     common: Arc<Common>,
-    opts: Options,
+    opts: HostOptions,
     port: super::exchange::Port,
     tx: Sender<HostResult>,
 ) {
@@ -366,7 +366,7 @@ fn member(
 fn member_with(
     i: u32,
     common: Arc<Common>,
-    opts: Options,
+    opts: HostOptions,
     port: Option<super::exchange::Port>,
     tx: Sender<HostResult>,
 ) {
@@ -435,9 +435,9 @@ impl Drop for Race {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Heuristic, Learning};
     use crate::engine::cpu::tests::{opts, prog};
     use crate::engine::Model;
+    use crate::engine::{Heuristic, Learning};
     use lparse::Rule;
 
     /// A stand-in for the GPU member: answers `answer` at once, or (with `None`) searches until
@@ -593,10 +593,16 @@ mod tests {
         assert!(r.stats().portfolio.is_empty());
     }
 
-    /// `k` host threads over `p` (rows of `rows::host_rows` over the tuned host options).
+    /// `k` host threads over `p`: decisions on variables with resolution, and on rules with
+    /// forward learning, in turn, each with its own seed.
     fn threads(p: GroundProgram, k: usize) -> Race {
-        let base = crate::engine::cpu::tests::opts_vars(Learning::Res, Heuristic::Activity, 1);
-        let hosts = super::super::rows::host_rows(base, Default::default(), k);
+        use crate::engine::cpu::tests::opts_vars;
+        let hosts = (0..k as u64)
+            .map(|i| match i % 2 {
+                0 => (opts_vars(Learning::Res, Heuristic::Activity, 1 + i), "vars"),
+                _ => (opts(Learning::Fwd, Heuristic::Jw, 1 + i), "rules-fwd"),
+            })
+            .collect();
         let completion = HostCompletion::Ready(crate::nogoods::complete_native(&p));
         Race::start(p, completion, hosts, None).unwrap()
     }

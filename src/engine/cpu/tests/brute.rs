@@ -5,8 +5,8 @@
 //! the differential test against the engine.
 
 use super::{all_models, engine_for, opts, prog};
-use crate::config::{Decide, FwdCut, Heuristic, Learning, RestartPolicy};
-use crate::engine::Options;
+use crate::engine::HostOptions;
+use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy};
 use lparse::{Body, Head, HeadKind, Program, Rule, WLit};
 
 /// The value of program literal `l` when positive atoms are read in `pos` and negated ones in
@@ -249,7 +249,7 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         nontight += !g.tight as usize;
         for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) in CONFIGS
         {
-            let o = Options {
+            let o = HostOptions {
                 decide,
                 save_progress,
                 fwd_cut,

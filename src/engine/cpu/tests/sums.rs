@@ -5,9 +5,9 @@
 
 use super::brute::{answer_sets, to_clingo};
 use super::{all_models, opts, opts_vars, prog};
-use crate::config::{Heuristic, Learning};
 use crate::engine::cpu::CpuEngine;
-use crate::engine::Options;
+use crate::engine::HostOptions;
+use crate::engine::{Heuristic, Learning};
 use lparse::{Program, Rule};
 
 /// xorshift, seeded.
@@ -68,7 +68,7 @@ fn native_sums_give_exactly_the_brute_force_answer_sets() {
         total += expected.len();
         let g = crate::ground::analyse(&p).expect("supported program");
         let c = crate::nogoods::complete_all_native(&g);
-        use crate::config::FwdCut::{Decisions, Lits, Uip};
+        use crate::engine::FwdCut::{Decisions, Lits, Uip};
         for (learning, heuristic, vars, fwd_cut) in [
             (Learning::Res, Heuristic::Activity, false, Decisions),
             (Learning::Res, Heuristic::Occ, false, Decisions),
@@ -81,7 +81,7 @@ fn native_sums_give_exactly_the_brute_force_answer_sets() {
             (Learning::Fwd, Heuristic::Activity, true, Lits),
         ] {
             let o = if vars { opts_vars } else { opts };
-            let o = Options {
+            let o = HostOptions {
                 fwd_cut,
                 ..o(learning, heuristic, seed)
             };

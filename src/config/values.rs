@@ -1,0 +1,160 @@
+//! The command line's names for the engines' choices: each value of an engine enum (in
+//! `engine::options`) with its name, its help line and whether `--help` shows it, the way
+//! clap's `ValueEnum` wants them; plus the parsers of the options whose values are not a plain
+//! name (`--save-progress`, `--opt-mode`, `-q`, `-c`, `--configuration`).
+//!
+//! Invariant: the engines never see these names; a value that only tests use is hidden, never
+//! absent (it still parses).
+
+use super::{EngineKind, GpuEngine, OptKind, OptMode, Pre};
+use crate::engine::options::{self, Configuration};
+use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, Sums};
+use crate::output::Quiet;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::ValueEnum;
+
+/// `impl ValueEnum for T` from rows `Variant => "name", "help"` (`hide` after the help hides
+/// the value from `--help`).
+macro_rules! values {
+    ($ty:ty { $($v:ident => $name:literal, $help:literal $(, $hide:ident)?;)* }) => {
+        impl ValueEnum for $ty {
+            fn value_variants<'a>() -> &'a [Self] {
+                &[$(<$ty>::$v),*]
+            }
+            fn to_possible_value(&self) -> Option<PossibleValue> {
+                Some(match self {
+                    $(<$ty>::$v => PossibleValue::new($name).help($help)$(.$hide(true))?,)*
+                })
+            }
+        }
+    };
+}
+
+values!(EngineKind {
+    Auto => "auto", "the GPU when a CUDA driver, a GPU and NVRTC are present, else the host engine";
+    Gpu => "gpu", "the CUDA engine; fails without a usable GPU";
+    Cpu => "cpu", "the sequential host engine";
+    Emu => "emu", "the GPU engine's kernel compiled for the host (tests)", hide;
+});
+
+values!(GpuEngine {
+    Many => "many", "many complete searches at once, one per warp";
+    Single => "single", "one search spread over the whole GPU (the earlier engine)";
+});
+
+values!(Learning {
+    Res => "res", "first-UIP resolution";
+    Fwd => "fwd", "forward learning from decision-level dependencies (the paper's)";
+});
+
+values!(Heuristic {
+    Activity => "activity", "VSIDS-style activity";
+    Occ => "occ", "occurrences in the input nogoods";
+    Jw => "jw", "Jeroslow-Wang: occurrences weighted by 2^-length";
+});
+
+values!(Sums {
+    Native => "native", "large sums by a counter propagator";
+    Translate => "translate", "every sum as nogoods";
+    AllNative => "all-native", "every sum by the propagator (tests)", hide;
+});
+
+values!(Decide {
+    Rules => "rules", "applicable rules (the paper's ASP computations)";
+    Vars => "vars", "any variable, clasp's way (host engine)";
+});
+
+values!(FwdCut {
+    Decisions => "decisions", "the decisions the conflict depends on (the paper's)";
+    Uip => "uip", "the first UIP from dominators (host engine)";
+    Lits => "lits", "the first-UIP nogood gathered forward (host engine)";
+});
+
+values!(RestartPolicy {
+    Luby => "luby", "the Luby sequence x 100 conflicts";
+    Dynamic => "dynamic", "glucose's dynamic restarts (host engine)";
+});
+
+values!(Pre {
+    Aspif => "aspif", "aspif";
+    Smodels => "smodels", "smodels' format";
+});
+
+/// `--configuration NAME`: a row of [`options::CONFIGURATIONS`].
+pub fn configuration() -> impl TypedValueParser<Value = &'static Configuration> {
+    PossibleValuesParser::new(
+        options::CONFIGURATIONS
+            .iter()
+            .map(|c| PossibleValue::new(c.name).help(c.help)),
+    )
+    .map(|name| options::configuration(&name).expect("a name the parser accepted"))
+}
+
+/// `--save-progress N|off`.
+pub fn save_progress(s: &str) -> Result<SaveProgress, String> {
+    if s == "off" {
+        return Ok(SaveProgress::Off);
+    }
+    s.parse()
+        .map(SaveProgress::Over)
+        .map_err(|_| format!("'{s}' is neither a number of levels nor 'off'"))
+}
+
+/// `-t N[,compete]`: at least one thread; `split` (clingo's other mode) is not supported.
+pub fn threads(s: &str) -> Result<u32, String> {
+    let (n, mode) = s.split_once(',').unwrap_or((s, "compete"));
+    if mode != "compete" {
+        return Err(format!("mode '{mode}' is not supported (only 'compete')"));
+    }
+    match n.trim().parse::<u32>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!("'{n}' is not a number of threads in 1..=1024")),
+    }
+}
+
+/// `--opt-mode=opt|optN|enum|ignore[,BOUND...]`.
+pub fn opt_mode(s: &str) -> Result<OptMode, String> {
+    let mut parts = s.split(',');
+    let kind = match parts.next().unwrap_or("") {
+        "opt" => OptKind::Opt,
+        "optN" => OptKind::OptN,
+        "enum" => OptKind::Enum,
+        "ignore" => OptKind::Ignore,
+        m => return Err(format!("'{m}' is not one of opt, optN, enum, ignore")),
+    };
+    let bound = parts
+        .map(|b| {
+            b.trim()
+                .parse()
+                .map_err(|_| format!("'{b}' is not an integer bound"))
+        })
+        .collect::<Result<Vec<i64>, String>>()?;
+    Ok(OptMode { kind, bound })
+}
+
+/// `-q MODELS[,COSTS[,CALLS]]`, each 0 (all), 1 (last) or 2 (none); costs default to the
+/// models' level, calls are accepted and ignored (a run is one call), as clingo's.
+pub fn quiet(s: &str) -> Result<Quiet, String> {
+    let levels = s
+        .split(',')
+        .map(|l| match l.trim() {
+            "0" => Ok(0u8),
+            "1" => Ok(1),
+            "2" => Ok(2),
+            _ => Err(format!("'{l}' is not a quiet level (0, 1 or 2)")),
+        })
+        .collect::<Result<Vec<u8>, String>>()?;
+    match levels[..] {
+        [models] => Ok(Quiet {
+            models,
+            costs: models,
+        }),
+        [models, costs] | [models, costs, _] => Ok(Quiet { models, costs }),
+        _ => Err(format!("'{s}' has more than three levels")),
+    }
+}
+
+/// `-c name=value`, checked when the command line is parsed.
+pub fn constant(s: &str) -> Result<(String, String), String> {
+    crate::grounder::parse_constant(s).map_err(|e| e.to_string())
+}

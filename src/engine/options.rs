@@ -1,0 +1,303 @@
+//! What each engine is told to do: the search choices (plain enums, no command line), the host
+//! engine's [`HostOptions`] and the device engine's [`DeviceOptions`], and the table of
+//! configurations — named rows of search values ([`SearchRow`], [`CONFIGURATIONS`]), the shape
+//! of clasp's configuration table. A portfolio of host-engine searches is a list of rows of the
+//! same kind, laid over the options the user gave ([`SearchRow::over`]).
+//!
+//! Invariants: no engine imports the command line (the `config` module maps its values to these
+//! types, and `run/plan.rs` builds both option structs, in one place). A row never holds a
+//! value its engine does not honour: a configuration's `device` row is `None` when the device
+//! engine cannot run it, and [`SearchRow::host_only`] names the first value only the host
+//! engine honours.
+
+/// The conflict learning scheme (both engines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Learning {
+    /// First-UIP resolution (clasp's, the paper's Algorithm 3).
+    Res,
+    /// Forward learning from decision-level dependencies (the paper's Algorithm 4).
+    Fwd,
+}
+
+/// The decision ranking (both engines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heuristic {
+    /// Occurrence counts of literals in the input nogoods.
+    Occ,
+    /// Jeroslow-Wang: occurrences weighted by 2^-length.
+    Jw,
+    /// VSIDS-style activity, bumped on conflicts and decayed.
+    Activity,
+}
+
+/// How the host engine handles sum (cardinality and weight) bodies; the device engine always
+/// gets the translation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sums {
+    /// Sums whose decision diagram is small as nogoods, the others by a counter propagator.
+    Native,
+    /// Every sum by the propagator (tests it on small programs).
+    AllNative,
+    /// Every sum as nogoods over a decision diagram (an adder past a size budget).
+    Translate,
+}
+
+/// What the host engine decides on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decide {
+    /// The paper's ASP computations: applicable rules (both engines).
+    Rules,
+    /// Any variable, clasp's way (host engine only).
+    Vars,
+}
+
+/// The nogood forward learning keeps of a conflict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FwdCut {
+    /// The decisions the violated nogood depends on (the paper's; both engines).
+    Decisions,
+    /// The first UIP from dominators, plus lower-level literals (host engine only).
+    Uip,
+    /// The first-UIP nogood gathered forward, minimised (host engine only).
+    Lits,
+}
+
+/// When to restart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RestartPolicy {
+    /// The Luby sequence times 100 conflicts (both engines).
+    Luby,
+    /// Glucose's dynamic restarts (host engine only).
+    Dynamic,
+}
+
+/// `--save-progress`: off, or save signs on backjumps over more than N levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveProgress {
+    Off,
+    Over(u32),
+}
+
+/// The host engine's options (`engine/cpu`, and the host member of `engine/race.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostOptions {
+    pub learning: Learning,
+    pub heuristic: Heuristic,
+    pub seed: u64,
+    /// Sum bodies native or translated (the completion must match: see `run/prepare.rs`).
+    pub sums: Sums,
+    /// Decide on applicable rules (the paper's) or on any variable.
+    pub decide: Decide,
+    /// `Decide::Vars`: save signs on backjumps over more than this many levels (`None`: never).
+    pub save_progress: Option<u32>,
+    /// With `save_progress`: alternate fixed and saved signs, periods from this many conflicts.
+    pub phase_switch: Option<u64>,
+    /// `Learning::Fwd`: the nogood a conflict teaches (`Decisions` under `Res`).
+    pub fwd_cut: FwdCut,
+    pub restarts: RestartPolicy,
+}
+
+/// The device engine's options (`engine/gpu`): it decides on rules, learns the paper's decision
+/// nogoods under `Fwd` and restarts on the Luby sequence; its portfolio varies the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceOptions {
+    pub learning: Learning,
+    pub heuristic: Heuristic,
+    pub seed: u64,
+    /// Synchronise and check after every launch (debugging).
+    pub sync_always: bool,
+    /// Many-searches engine: searches at once (`None`: as many as fit).
+    pub searches: Option<u32>,
+    /// Many-searches engine: split into 2^k cubes (`Some(0)`: no splitting; `None`: as many
+    /// as the searches need).
+    pub cubes: Option<u32>,
+}
+
+/// One row of the configuration table: a value for each search option it sets, `None` where it
+/// leaves the option to what lies under it. The options a user gives are a row too, laid over a
+/// configuration's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchRow {
+    pub learning: Option<Learning>,
+    pub heuristic: Option<Heuristic>,
+    pub decide: Option<Decide>,
+    pub save_progress: Option<SaveProgress>,
+    /// `Some(0)`: off.
+    pub phase_switch: Option<u64>,
+    /// The cut under `Learning::Fwd` (no meaning under `Res`).
+    pub fwd_cut: Option<FwdCut>,
+    pub restarts: Option<RestartPolicy>,
+    pub seed: Option<u64>,
+}
+
+impl SearchRow {
+    /// `self`'s values where it has one, `under`'s elsewhere.
+    pub const fn over(self, under: SearchRow) -> SearchRow {
+        macro_rules! or {
+            ($f:ident) => {
+                match self.$f {
+                    Some(v) => Some(v),
+                    None => under.$f,
+                }
+            };
+        }
+        SearchRow {
+            learning: or!(learning),
+            heuristic: or!(heuristic),
+            decide: or!(decide),
+            save_progress: or!(save_progress),
+            phase_switch: or!(phase_switch),
+            fwd_cut: or!(fwd_cut),
+            restarts: or!(restarts),
+            seed: or!(seed),
+        }
+    }
+
+    /// The first value of the row that only the host engine honours, as its option
+    /// (`--decide=vars`), or `None` when the device engine runs the row.
+    pub fn host_only(&self) -> Option<String> {
+        if self.decide == Some(Decide::Vars) {
+            return Some("--decide=vars".into());
+        }
+        if let Some(SaveProgress::Over(n)) = self.save_progress {
+            return Some(format!("--save-progress={n}"));
+        }
+        if let Some(n) = self.phase_switch.filter(|&n| n > 0) {
+            return Some(format!("--phase-switch={n}"));
+        }
+        match self.fwd_cut {
+            Some(FwdCut::Uip) => return Some("--fwd-cut=uip".into()),
+            Some(FwdCut::Lits) => return Some("--fwd-cut=lits".into()),
+            _ => {}
+        }
+        if self.restarts == Some(RestartPolicy::Dynamic) {
+            return Some("--restarts=dynamic".into());
+        }
+        None
+    }
+}
+
+/// The paper's algorithm, as the device engine runs it (both engines).
+pub const PAPER: SearchRow = SearchRow {
+    learning: None,
+    heuristic: None,
+    decide: Some(Decide::Rules),
+    save_progress: Some(SaveProgress::Off),
+    phase_switch: Some(0),
+    fwd_cut: Some(FwdCut::Decisions),
+    restarts: Some(RestartPolicy::Luby),
+    seed: None,
+};
+
+/// The host engine's best measured setting, clasp's way (host engine only).
+pub const TUNED: SearchRow = SearchRow {
+    learning: None,
+    heuristic: None,
+    decide: Some(Decide::Vars),
+    save_progress: Some(SaveProgress::Over(0)),
+    phase_switch: Some(1000),
+    fwd_cut: Some(FwdCut::Lits),
+    restarts: Some(RestartPolicy::Dynamic),
+    seed: None,
+};
+
+/// A named configuration (`--configuration`): the row each engine searches with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Configuration {
+    pub name: &'static str,
+    pub help: &'static str,
+    /// The host engine's row.
+    pub host: SearchRow,
+    /// The device engine's row; `None`: the device engine cannot run this configuration.
+    pub device: Option<SearchRow>,
+}
+
+/// Every configuration; the first is the default.
+pub const CONFIGURATIONS: &[Configuration] = &[
+    Configuration {
+        name: "auto",
+        help: "tuned on the host engine, paper on the GPU engine",
+        host: TUNED,
+        device: Some(PAPER),
+    },
+    Configuration {
+        name: "paper",
+        help: "the paper's algorithm as the GPU engine runs it: --decide=rules \
+               --fwd-cut=decisions --restarts=luby (both engines)",
+        host: PAPER,
+        device: Some(PAPER),
+    },
+    Configuration {
+        name: "tuned",
+        help: "the host engine's best measured setting: --decide=vars --save-progress=0 \
+               --phase-switch=1000 --restarts=dynamic, --fwd-cut=lits (host engine only)",
+        host: TUNED,
+        device: None,
+    },
+];
+
+/// The configuration called `name`.
+pub fn configuration(name: &str) -> Option<&'static Configuration> {
+    CONFIGURATIONS.iter().find(|c| c.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_device_row_holds_nothing_the_device_does_not_run() {
+        for c in CONFIGURATIONS {
+            if let Some(d) = c.device {
+                assert_eq!(d.host_only(), None, "{}", c.name);
+            } else {
+                assert!(
+                    c.host.host_only().is_some(),
+                    "{} could run on the device",
+                    c.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_over_another_keeps_its_own_values() {
+        let given = SearchRow {
+            restarts: Some(RestartPolicy::Luby),
+            seed: Some(7),
+            ..SearchRow::default()
+        };
+        let r = given.over(TUNED);
+        assert_eq!(r.restarts, Some(RestartPolicy::Luby));
+        assert_eq!(r.seed, Some(7));
+        assert_eq!(r.decide, Some(Decide::Vars));
+        assert_eq!(SearchRow::default().over(PAPER), PAPER);
+    }
+
+    /// No engine file names the command line's module.
+    #[test]
+    fn no_engine_imports_the_command_line() {
+        fn walk(dir: &std::path::Path, bad: &mut Vec<String>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    walk(&p, bad);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    let text = std::fs::read_to_string(&p).unwrap();
+                    if text.contains(concat!("crate::", "config")) {
+                        bad.push(p.display().to_string());
+                    }
+                }
+            }
+        }
+        let mut bad = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine"),
+            &mut bad,
+        );
+        assert!(
+            bad.is_empty(),
+            "engine files import the command line: {bad:?}"
+        );
+    }
+}

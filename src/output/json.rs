@@ -1,0 +1,117 @@
+//! `--outf=2`: clingo's JSON, laid out as clingo 5.8 lays it out (two-space indents, a model's
+//! values on one line, `Time` per witness, `Start`/`Stop` per call, `CPU` in `Time`).
+//!
+//! Invariant: the output is one JSON document and every string in it is escaped
+//! ([`json_str`]); numbers of seconds have three decimals, as clingo's.
+
+use super::{join_costs, stats, Held, Outcome, Summary};
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// The call's part of the document.
+pub(super) struct Call<'a> {
+    /// The version after `yasmin-rs version`.
+    pub solver: &'a str,
+    pub input: &'a str,
+    /// Since the start of the process: when solving began and ended.
+    pub start: Duration,
+    pub stop: Duration,
+    pub witnesses: &'a [Held],
+}
+
+fn secs(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64())
+}
+
+/// The whole document.
+pub(super) fn finish(o: &mut dyn Write, call: &Call, s: &Summary) -> io::Result<()> {
+    writeln!(o, "{{")?;
+    let solver = json_str(&format!("yasmin-rs version {}", call.solver));
+    writeln!(o, "  \"Solver\": {solver},")?;
+    writeln!(o, "  \"Input\": [\n    {}\n  ],", json_str(call.input))?;
+    writeln!(o, "  \"Call\": [\n    {{")?;
+    writeln!(o, "      \"Start\": {},", secs(call.start))?;
+    if !call.witnesses.is_empty() {
+        writeln!(o, "      \"Witnesses\": [")?;
+        for (i, w) in call.witnesses.iter().enumerate() {
+            let values: Vec<String> = w.atoms.iter().map(|a| json_str(a)).collect();
+            let costs = match &w.costs {
+                Some(c) => format!(
+                    ",\n          \"Costs\": [\n            {}\n          ]",
+                    join_costs(c, ", ")
+                ),
+                None => String::new(),
+            };
+            let sep = if i + 1 < call.witnesses.len() {
+                ","
+            } else {
+                ""
+            };
+            writeln!(
+                o,
+                "        {{\n          \"Time\": {},\n          \"Value\": [\n            {}\n          ]{costs}\n        }}{sep}",
+                secs(w.time),
+                values.join(", ")
+            )?;
+        }
+        writeln!(o, "      ],")?;
+    }
+    writeln!(o, "      \"Stop\": {}\n    }}\n  ],", secs(call.stop))?;
+    writeln!(o, "  \"Result\": \"{}\",", s.result())?;
+    let more = if s.outcome == Outcome::Exhausted {
+        "no"
+    } else {
+        "yes"
+    };
+    let opt = match s.opt().filter(|o| o.optimize) {
+        Some(op) => format!(
+            ",\n    \"Optimum\": \"{}\",\n    \"Optimal\": {},\n    \"Costs\": [\n      {}\n    ]",
+            if op.optimum { "yes" } else { "unknown" },
+            op.optimal,
+            join_costs(&op.costs, ", ")
+        ),
+        None => String::new(),
+    };
+    writeln!(
+        o,
+        "  \"Models\": {{\n    \"Number\": {},\n    \"More\": \"{more}\"{opt}\n  }},",
+        s.models
+    )?;
+    writeln!(o, "  \"Calls\": 1,")?;
+    let first = s.first_model.unwrap_or_default();
+    let time = format!(
+        "  \"Time\": {{\n    \"Total\": {},\n    \"Solve\": {},\n    \"Model\": {},\n    \"Unsat\": {},\n    \"CPU\": {}\n  }}",
+        secs(s.total),
+        secs(s.solving),
+        secs(first),
+        secs(s.unsat),
+        secs(s.cpu)
+    );
+    match s.stats {
+        Some(stats) => {
+            writeln!(o, "{time},")?;
+            stats::write_json(o, stats, s.problem)?;
+        }
+        None => writeln!(o, "{time}")?,
+    }
+    writeln!(o, "}}")
+}
+
+/// A JSON string literal (RFC 8259 escapes).
+pub(crate) fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,310 @@
+//! The command line a clingo user expects, each point beside what clingo does with the same
+//! input: `-V0..-V2`, `-q` levels, `enc.lp -`, `<stdin>` in diagnostics, `Answer: N (Time: …)`,
+//! `CPU Time`, `--outf=1`, `--outf=2`'s times, `--stats`' problem table, a fractional
+//! `--time-limit`, and a closed output pipe.
+//!
+//! clingo 5.8 is PyPI's (`python3 -m clingo`, for the output; it always exits 0), clingo 5.4 the
+//! Debian binary (`clingo`, for exit codes). The tests fail, not skip, without them.
+
+mod common;
+
+use common::answer_sets;
+use common::bin::{gringo, yasmin, Run, BIN, ROOT};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+/// `python3 -m clingo args…` with `stdin`.
+fn clingo58(args: &[&str], stdin: &[u8]) -> Run {
+    run(
+        Command::new("python3").args(["-m", "clingo"]).args(args),
+        stdin,
+    )
+}
+
+/// The Debian binary, clingo 5.4 (its exit codes are clasp's).
+fn clingo54(args: &[&str], stdin: &[u8]) -> Run {
+    run(Command::new("clingo").args(args), stdin)
+}
+
+fn run(cmd: &mut Command, stdin: &[u8]) -> Run {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("clingo must be installed (pip install clingo; apt-get install gringo)");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+/// A source file of this test run.
+fn source(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("yasmin-cli-clingo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+const CHOICE: &str = "{a;b}. :- a, b. #show a/0. #show b/0.";
+const OPT: &str = "tests/cli/optimize.lp";
+
+/// Lines that start with `prefix`.
+fn count(text: &str, prefix: &str) -> usize {
+    text.lines().filter(|l| l.starts_with(prefix)).count()
+}
+
+#[test]
+fn verbosity_levels_print_what_clingos_print() {
+    let file = source("choice.lp", CHOICE);
+    for level in ["-V0", "-V1", "-V2"] {
+        let ours = yasmin(&[&file, "-n", "0", level, "--engine=cpu"], None);
+        let theirs = clingo58(&[&file, "-n", "0", level], b"");
+        assert_eq!(ours.code, Some(30), "{level}: {}", ours.stderr);
+        for prefix in [
+            "Answer:",
+            "Models",
+            "CPU Time",
+            "Reading      :",
+            "Preprocessing:",
+            "Solving...",
+            "SATISFIABLE",
+            "-----",
+        ] {
+            assert_eq!(
+                count(&ours.stdout, prefix),
+                count(&theirs.stdout, prefix),
+                "{level} {prefix}:\n{}\n---\n{}",
+                ours.stdout,
+                theirs.stdout
+            );
+        }
+        // -V0: the models alone, one line each (the empty model an empty line).
+        if level == "-V0" {
+            let models = |t: &str| {
+                let mut m: Vec<String> = t
+                    .lines()
+                    .take_while(|l| *l != "SATISFIABLE")
+                    .map(String::from)
+                    .collect();
+                m.sort();
+                m
+            };
+            assert_eq!(models(&ours.stdout), models(&theirs.stdout));
+        }
+    }
+    // -V is verbosity, as clingo's; --version and -v print the version.
+    let r = yasmin(&["--version"], None);
+    assert!(r.stdout.starts_with("yasmin-rs "), "{}", r.stdout);
+    assert_eq!(yasmin(&["-v"], None).stdout, r.stdout);
+}
+
+#[test]
+fn quiet_levels_print_what_clingos_print() {
+    let choice = source("choice.lp", CHOICE);
+    let opt = format!("{ROOT}/{OPT}");
+    for (file, level) in [
+        (&choice, "-q"),
+        (&choice, "-q1"),
+        (&choice, "-q2"),
+        (&choice, "-q0,1"),
+        (&opt, "-q1"),
+        (&opt, "-q0,1"),
+        (&opt, "-q1,0"),
+        (&opt, "-q2,0"),
+        (&opt, "-q0,2"),
+    ] {
+        let ours = yasmin(&[file, "-n", "0", level, "--engine=cpu"], None);
+        let theirs = clingo58(&[file, "-n", "0", level], b"");
+        for prefix in ["Answer:", "Optimization:", "SATISFIABLE", "OPTIMUM FOUND"] {
+            assert_eq!(
+                count(&ours.stdout, prefix),
+                count(&theirs.stdout, prefix),
+                "{level} {prefix}:\n{}\n---\n{}",
+                ours.stdout,
+                theirs.stdout
+            );
+        }
+        // The atoms printed after the last `Answer:` (the last model, or none).
+        let last = |t: &str| {
+            let tail = &t[t.rfind("Answer:").unwrap_or(0)..];
+            answer_sets(tail).into_keys().next().map(|m| m.len())
+        };
+        if level == "-q1" && file == &choice {
+            assert_eq!(last(&ours.stdout), last(&theirs.stdout), "{level}");
+        }
+    }
+}
+
+#[test]
+fn standard_input_among_source_files_and_its_name_in_errors() {
+    let file = source("choice.lp", CHOICE);
+    let extra = b"{c}. #show c/0.";
+    let ours = yasmin(&[&file, "-", "-n", "0", "--engine=cpu"], Some(extra));
+    let theirs = clingo58(&[&file, "-", "-n", "0"], extra);
+    assert_eq!(ours.code, Some(30), "{}", ours.stderr);
+    assert_eq!(answer_sets(&ours.stdout), answer_sets(&theirs.stdout));
+    assert_eq!(answer_sets(&ours.stdout).len(), 6);
+    // A syntax error on standard input: named <stdin>, not a temporary file; exit 65 as
+    // clingo's (which names it `-`).
+    for args in [&[][..], &[file.as_str(), "-"][..]] {
+        let ours = yasmin(args, Some(b"a(1"));
+        let theirs = clingo54(args, b"a(1");
+        assert_eq!(
+            (ours.code, theirs.code),
+            (Some(65), Some(65)),
+            "{}",
+            ours.stderr
+        );
+        assert!(
+            ours.stderr.contains("<stdin>:2:1-2: error: syntax error"),
+            "{}",
+            ours.stderr
+        );
+        assert!(
+            theirs.stderr.contains("-:2:1-2: error: syntax error"),
+            "{}",
+            theirs.stderr
+        );
+        assert!(!ours.stderr.contains("/tmp"), "{}", ours.stderr);
+    }
+}
+
+#[test]
+fn answer_times_cpu_time_and_the_formats_are_clingos() {
+    let file = source("choice.lp", CHOICE);
+    let time_line = |l: &str| {
+        let rest = l.strip_prefix("Answer: ").unwrap();
+        let (n, t) = rest.split_once(" (Time: ").unwrap();
+        n.parse::<u64>().is_ok() && t.ends_with("s)") && t[..t.len() - 2].parse::<f64>().is_ok()
+    };
+    let ours = yasmin(&[&file, "-n", "0", "--engine=cpu"], None);
+    let theirs = clingo58(&[&file, "-n", "0"], b"");
+    for out in [&ours.stdout, &theirs.stdout] {
+        let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("Answer:")).collect();
+        assert!(
+            answers.len() == 3 && answers.iter().all(|l| time_line(l)),
+            "{out}"
+        );
+        assert_eq!(count(out, "CPU Time     : "), 1, "{out}");
+    }
+    // --outf=1: the same lines but for the comments; with -q no ANSWER at all.
+    let one = "{a}. :- not a. #show a/0.";
+    let file1 = source("one.lp", one);
+    let unsat = source("unsat.lp", "a. :- a.");
+    for (f, q) in [(&file1, "-q0"), (&file1, "-q"), (&unsat, "-q0")] {
+        let ours = yasmin(&[f, "--outf=1", q, "--engine=cpu"], None);
+        let theirs = clingo58(&[f, "--outf=1", q], b"");
+        let plain = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.starts_with('%'))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(plain(&ours.stdout), plain(&theirs.stdout), "{f} {q}");
+        let labels = |t: &str| -> Vec<String> {
+            // The first line names the solver.
+            t.lines()
+                .skip(1)
+                .filter_map(|l| l.strip_prefix("% ")?.split(':').next())
+                .map(|l| l.trim().split(' ').next().unwrap_or("").to_string())
+                .collect()
+        };
+        assert_eq!(labels(&ours.stdout), labels(&theirs.stdout), "{f} {q}");
+    }
+    // --outf=2: the same members (times included), witness by witness.
+    let ours = yasmin(&[&file, "-n", "0", "--outf=2", "--engine=cpu"], None);
+    let theirs = clingo58(&[&file, "-n", "0", "--outf=2"], b"");
+    let ours: serde_json::Value = serde_json::from_str(&ours.stdout).unwrap();
+    let theirs: serde_json::Value = serde_json::from_str(&theirs.stdout).unwrap();
+    fn shape(v: &serde_json::Value) -> String {
+        match v {
+            serde_json::Value::Object(m) => {
+                let keys: Vec<String> = m
+                    .iter()
+                    .filter(|(k, _)| *k != "Solver")
+                    .map(|(k, v)| format!("{k}:{}", shape(v)))
+                    .collect();
+                format!("{{{}}}", keys.join(","))
+            }
+            serde_json::Value::Array(a) => {
+                format!("[{}]", a.first().map(shape).unwrap_or_default())
+            }
+            serde_json::Value::Number(_) => "n".into(),
+            serde_json::Value::String(_) => "s".into(),
+            _ => "?".into(),
+        }
+    }
+    assert_eq!(shape(&ours), shape(&theirs));
+    assert!(ours["Time"]["CPU"].is_number() && ours["Call"][0]["Stop"].is_number());
+}
+
+#[test]
+fn stats_has_clingos_problem_table() {
+    // The same aspif for both, so that rules and atoms count the same statements.
+    let aspif = gringo("{a;b;c}. d :- a, b. :- c, not d. #show a/0.", &[]);
+    let ours = yasmin(&["--stats", "--engine=cpu"], Some(&aspif));
+    let theirs = clingo58(&["--stats"], &aspif);
+    let value = |t: &str, label: &str| -> String {
+        t.lines()
+            .find_map(|l| l.strip_prefix(label)?.trim_start().strip_prefix(':'))
+            .map(|v| v.split_whitespace().next().unwrap_or("").to_string())
+            .unwrap_or_else(|| panic!("no {label} in\n{t}"))
+    };
+    for label in ["Rules", "  Choice", "Atoms", "Tight"] {
+        assert_eq!(
+            value(&ours.stdout, label),
+            value(&theirs.stdout, label),
+            "{label}:\n{}",
+            ours.stdout
+        );
+    }
+    for label in ["Bodies", "Variables", "Constraints"] {
+        assert!(value(&ours.stdout, label).parse::<u64>().is_ok(), "{label}");
+    }
+}
+
+#[test]
+fn a_fractional_time_limit_is_rejected_as_by_clingo() {
+    let file = source("choice.lp", CHOICE);
+    let ours = yasmin(&[&file, "--time-limit=1.5"], None);
+    let theirs = clingo54(&[&file, "--time-limit=1.5"], b"");
+    assert_eq!(ours.code, Some(2), "{}", ours.stderr);
+    assert_ne!(theirs.code, Some(0));
+    assert!(ours.stderr.contains("1.5") && theirs.stderr.contains("'1.5' invalid value"));
+    assert_eq!(yasmin(&[&file, "--time-limit=1"], None).code, Some(10));
+}
+
+/// `yasmin-rs -n 0 big | head -3`: the reader goes away after three lines; the run ends at once,
+/// quietly, with 141 (clingo dies of SIGPIPE, which a shell reports as 141) — every time.
+#[test]
+fn a_closed_output_pipe_ends_quietly_with_141() {
+    let big = gringo("{p(1..24)}. #show p/1.", &[]);
+    let dir = std::env::temp_dir().join(format!("yasmin-cli-clingo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("big.aspif");
+    std::fs::write(&file, &big).unwrap();
+    for _ in 0..5 {
+        let mut child = Command::new(BIN)
+            .args([file.to_str().unwrap(), "-n", "0", "--engine=cpu"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        for _ in 0..3 {
+            let mut line = String::new();
+            out.read_line(&mut line).unwrap();
+        }
+        drop(out);
+        let done = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(141), "{stderr}");
+        assert!(stderr.is_empty(), "{stderr}");
+    }
+}
