@@ -195,6 +195,29 @@ def runs_table(runs):
     return out
 
 
+def classes_table(runs):
+    """Every class of the two manifests: what it is and which runs have rows of it."""
+    out = ["| class | set | n | rule types | tight | clingo answers | clingo s | rows in runs |",
+           "|---|---|---:|---|---|---|---|---|"]
+    by = collections.OrderedDict()
+    for which, m in sets.manifests():
+        by.setdefault((m["class"], which), []).append(m)
+    for (k, which), ms in by.items():
+        answers = collections.Counter(m["clingo_result"].split("(")[0].split("=")[0] for m in ms)
+        secs = sorted(float(m["clingo_s"]) for m in ms if m.get("clingo_s"))
+        cited = [str(j + 1) for j, (_, rows) in enumerate(runs) if any(r["class"] == k
+                                                                        for r in rows)]
+        gpu = any(r["class"] == k and r.get("engine") in ("gpu", "auto")
+                  for _, rows in runs for r in rows)
+        out.append("| %s | %s | %d | %s | %s | %s | %s | %s |" % (
+            k, which, len(ms), " ".join(sorted({m["rule_types"] for m in ms})),
+            "/".join(sorted({m["tight"] for m in ms})),
+            ", ".join("%d %s" % (n, a) for a, n in sorted(answers.items())),
+            "%.2f–%.2f" % (secs[0], secs[-1]) if secs else "—",
+            (", ".join(cited) or "none") + ("" if gpu else "; not yet run on the GPU machine")))
+    return out
+
+
 def run(args):
     runs = [(m, load([os.path.join(RESULTS, "rows", f) for f in m["file"].split(",")],
                      m.get("machine", "")))
@@ -217,6 +240,10 @@ def run(args):
             "the 15 shared classes (`../shared/benchmarks`)", "and the added classes "
             "([`../added/MANIFEST.tsv`](../added/MANIFEST.tsv)); `scripts/bench prepare` "
             "grounds both.", "", "## Runs", ""] + runs_table(runs)
+    text += ["", "## Classes", "", "Both manifests' classes, their instances' clingo answers and "
+             "times as the manifests give them (the shared set: clingo 5.4.1; the added one: "
+             "clingo 5.8.3), and the runs above (by number) that hold rows of them:", ""]
+    text += classes_table(runs)
     wrong = 0
     for m, rows in runs:
         within = [float(x) for x in m["within"].split(",")]

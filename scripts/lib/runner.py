@@ -260,12 +260,17 @@ def run(args):
 
 def kit_env(args):
     """On the GPU machine: the kit's binary, ground files, list and clingo (installed from the
-    kit's wheels into /tmp/site; that machine has no network)."""
+    kit's wheels into /tmp/site, unless python3 imports a clingo already; that machine has no
+    network)."""
     k = args.kit
     args.bin = os.path.join(k, "yasmin-rs")
     args.ground_dir = os.path.join(k, "ground")
     args.list = os.path.join(k, "list.tsv")
     site = "/tmp/site"
+    have = subprocess.run([sys.executable, "-c", "import clingo"], capture_output=True)
+    if have.returncode == 0:  # a clingo here already (not on the GPU machine)
+        args.clingo = "%s -m clingo" % shlex.quote(sys.executable)
+        return
     if not os.path.isdir(os.path.join(site, "clingo")):
         whl = [os.path.join(k, "whl", w) for w in os.listdir(os.path.join(k, "whl"))]
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps",
