@@ -9,7 +9,8 @@ use std::process::Command;
 fn bench_scripts_unit_tests() {
     let root = env!("CARGO_MANIFEST_DIR");
     let out = Command::new("python3")
-        .args(["-m", "unittest", "discover", "-s", "scripts/lib", "-p", "test_*.py"])
+        .args(["-m", "unittest", "discover", "-s", "scripts/lib"])
+        .args(["-p", "test_*.py"])
         .current_dir(root)
         .output()
         .expect("python3 runs");

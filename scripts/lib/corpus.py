@@ -1,5 +1,6 @@
-"""`scripts/bench corpus`: generated programs with clingo's answer sets: compute the expected answers here
-(`expected`), compare a solver binary against them anywhere (`check`; only python3 needed).
+"""`scripts/bench corpus`: generated programs with clingo's answer sets: compute the expected
+answers here (`expected`), compare a solver binary against them anywhere (`check`; only python3
+needed).
 
 Invariant: DIR/NNNN.expected is the normalised (common.normalise_sets) complete enumeration
 clingo printed for DIR/NNNN.aspif; `check` passes only if the solver prints exactly that multiset

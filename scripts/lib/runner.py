@@ -110,6 +110,7 @@ def materialise(path, tmpdir):
 def run_one(cfg, inst, ground, args, clingo_result):
     argv = cf.command(cfg, ground, args.time_limit, args.models, args.bin,
                       shlex.split(args.clingo), args.quiet, shlex.split(args.extra))
+    load = os.getloadavg()[0]
     # Hard kill well after the solver's own limit: the solver should stop itself and print.
     run = bc.run_measured(argv, args.time_limit + args.grace)
     parsed = bc.parse_output(run["stdout"])
@@ -126,7 +127,8 @@ def run_one(cfg, inst, ground, args, clingo_result):
         "wall_s": run["wall_s"], "maxrss_kb": run["maxrss_kb"], "rc": run["rc"],
         "time_limit": args.time_limit, "models_asked": args.models,
         "stats": canonical_stats(parsed["stats"]), "stats_raw": parsed["stats"],
-        "machine": args.machine, "host": platform.node(), "label": args.label,
+        "machine": args.machine, "load1": round(load, 2), "host": platform.node(),
+        "label": args.label,
         "when": datetime.datetime.now().isoformat(timespec="seconds"),
         "argv": " ".join(shlex.quote(a) for a in argv),
     }

@@ -2,7 +2,6 @@
 runs them under cargo test). No solver needed: the end-to-end tests use stand-in solvers, small
 shell scripts that print what clingo or yasmin-rs would."""
 
-import io
 import json
 import os
 import stat
