@@ -9,7 +9,8 @@ whose ground file is there.
 
 Invariant: a file in the cache is complete — each is written under a temporary name and renamed
 only when its producer succeeded — so a cached file is never redone and never half-written, and
-list.tsv names only instances with a ground file.
+list.tsv names only instances with a ground file. Cached files are named by class and file, not by
+commit: after changing a manifest row's source, remove its files from the cache.
 """
 
 import concurrent.futures

@@ -253,6 +253,11 @@ def run(args):
             out.truncate()
             out.writelines(json.dumps(r) + "\n" for r in rows)
     wrong = sum(r["verdict"] == "WRONG" for r in rows)
+    for c in cfgs:
+        mine = [r for r in rows if r["config"] == c["name"]]
+        print("%-40s solved %d/%d within %d s, %d WRONG" % (
+            c["name"], sum(r["verdict"] == "ok" for r in mine), len(mine), args.time_limit,
+            sum(r["verdict"] == "WRONG" for r in mine)))
     for m in sorted(missing):
         print("MISSING ground file of %s under %s" % (m, args.ground_dir), file=sys.stderr)
     print("run: %d instances x %d configurations on %s: %d WRONG, %d missing ground files"

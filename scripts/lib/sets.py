@@ -16,12 +16,14 @@ Locations (environment variables; defaults need no machine path):
   YASMIN_BENCH_MIRROR  local git mirrors of the added classes' repositories, one bare git dir per
                        repository at MIRROR/<owner>+<name>/repo (as the `fetch` tool leaves them;
                        default: the nearest `.mirror` folder above the repository)
+  YASMIN_BENCH_ADDED   the added set's manifest (default benchmarks/added/MANIFEST.tsv)
 """
 
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ADDED_MANIFEST = os.path.join(ROOT, "benchmarks", "added", "MANIFEST.tsv")
+ADDED_MANIFEST = os.environ.get("YASMIN_BENCH_ADDED") or os.path.join(
+    ROOT, "benchmarks", "added", "MANIFEST.tsv")
 
 # The columns of CACHE/list.tsv (and KIT/list.tsv): what a run needs to know of an instance.
 LIST_COLUMNS = ["class", "instance", "ground", "set", "kind", "tight", "expected", "clingo_s",

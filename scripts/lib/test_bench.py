@@ -151,6 +151,56 @@ class Report(unittest.TestCase):
         self.assertIn("**WRONG** `cpu:res`", tab[-1])
 
 
+class PrepareFromMirror(unittest.TestCase):
+    """`scripts/bench prepare --set added`: files out of a bare git mirror, ground, xz, listed."""
+
+    def test_materialise_ground_list(self):
+        import lzma
+        with tempfile.TemporaryDirectory() as tmp:
+            work = os.path.join(tmp, "work")
+            os.makedirs(os.path.join(work, "P", "instances"))
+            with open(os.path.join(work, "P", "encoding.asp"), "w") as f:
+                f.write("a :- b.\n")
+            with open(os.path.join(work, "P", "instances", "i1.asp"), "w") as f:
+                f.write("b.\n")
+            git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", work]
+            subprocess.run(["git", "init", "-q", work], check=True)
+            subprocess.run(git + ["add", "."], check=True)
+            subprocess.run(git + ["commit", "-q", "-m", "x"], check=True)
+            commit = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True,
+                                    text=True, check=True).stdout.strip()
+            mirror = os.path.join(tmp, "mirror", "o+r", "repo")
+            subprocess.run(["git", "clone", "-q", "--bare", work, mirror], check=True)
+            man = os.path.join(tmp, "MANIFEST.tsv")
+            sets.write_tsv(man, [{"class": "p", "instance": "benchmarks/p/instances/i1.lp",
+                                  "clingo_result": "SAT", "repo": "o/r", "commit": commit,
+                                  "encoding_path": "P/encoding.asp",
+                                  "instance_path": "P/instances/i1.asp"}], manifest.COLUMNS)
+            cache = os.path.join(tmp, "cache")
+            env = dict(os.environ, YASMIN_BENCH_ADDED=man, YASMIN_BENCH_CACHE=cache,
+                       YASMIN_BENCH_MIRROR=os.path.join(tmp, "mirror"),
+                       BENCH_DIR=os.path.join(tmp, "none"), YASMIN_BENCH_GRINGO="cat")
+            p = subprocess.run([sys.executable, BENCH, "prepare", "--set", "added"], env=env,
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with lzma.open(os.path.join(cache, "ground", "p", "i1.aspif.xz"), "rt") as f:
+                self.assertEqual(f.read(), "a :- b.\nb.\n")  # the stand-in grounder: cat
+            listed = sets.read_tsv(os.path.join(cache, "list.tsv"))
+            self.assertEqual([(r["instance"], r["ground"], r["set"], r["expected"])
+                              for r in listed],
+                             [("p/instances/i1.lp", "p/i1.aspif.xz", "added", "SAT")])
+            # A commit the mirror lacks is an error, not an empty file.
+            sets.write_tsv(man, [{"class": "p", "instance": "benchmarks/p/instances/i2.lp",
+                                  "repo": "o/r", "commit": "0" * 40,
+                                  "encoding_path": "P/encoding.asp",
+                                  "instance_path": "P/instances/i1.asp"}], manifest.COLUMNS)
+            p = subprocess.run([sys.executable, BENCH, "prepare", "--set", "added"], env=env,
+                               capture_output=True, text=True)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertFalse(os.path.exists(os.path.join(cache, "src", "p", "instances",
+                                                         "i2.lp")))
+
+
 class RunEndToEnd(unittest.TestCase):
     """`scripts/bench run` with stand-in solvers: rows, the same-run check, the exit code."""
 
