@@ -36,8 +36,10 @@ def parse_output(text):
             sets.append(tuple(sorted(atoms)))
             i += 2
             continue
-        if line.startswith("Optimization:"):
-            opt = [int(x) for x in line.split()[1:] if re.fullmatch(r"-?\d+", x)]
+        summary = re.fullmatch(r"Optimization\s+:\s*(-?\d+(?:\s+-?\d+)*)\s*", line)
+        if line.startswith("Optimization:") or summary:
+            # after each model, and in the summary (the only one printed with -q)
+            opt = [int(x) for x in line.split(":", 1)[1].split() if re.fullmatch(r"-?\d+", x)]
         elif line.startswith("Portfolio"):
             # yasmin-rs's whole-machine race: 'Portfolio : answer from the CPU engine, beside …'
             stats["portfolio_cpu"] = 1.0 if "from the CPU engine" in line else 0.0

@@ -78,6 +78,18 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(common.agrees("UNSAT", "OPT=9"), "WRONG")
 
 
+class Parse(unittest.TestCase):
+    def test_optimization_from_models_and_summary(self):
+        text = ("Answer: 1\na\nOptimization: 9 20\nAnswer: 2\nb\nOptimization: 9 19\n"
+                "OPTIMUM FOUND\n\nModels       : 2\n  Optimum    : yes\n")
+        p = common.parse_output(text)
+        self.assertEqual((p["result"], p["optimization"]), ("OPT", [9, 19]))
+        # clingo -q prints no model, only the summary's 'Optimization : ...'
+        text = "OPTIMUM FOUND\n\nModels       : 3\n  Optimum    : yes\nOptimization : 9 19 94\n"
+        self.assertEqual(common.parse_output(text)["optimization"], [9, 19, 94])
+        self.assertIsNone(common.parse_output("SATISFIABLE\nTime : 1.0s\n")["optimization"])
+
+
 class Lists(unittest.TestCase):
     def test_names(self):
         name = sets.instance_name("benchmarks/visitall/instances/0032-visitall-39-1.lp")
