@@ -24,6 +24,21 @@ import common as bc
 import sets
 
 RESULTS = os.path.join(sets.ROOT, "benchmarks", "results")
+HEADER = """# Benchmark results
+
+Made by `scripts/bench report` from the raw rows under [`rows/`](rows) (format:
+[ROWS.md](ROWS.md)) and the run index [RUNS.tsv](RUNS.tsv); do not edit by hand. Solved = the
+answer agrees with clingo's (the manifest's reference and clingo's row on the same instance in
+the same run) within the time; PAR-2 = the sum of the solved runs' wall times plus twice the
+limit for each unsolved one. Instances: the 15 shared classes (`$BENCH_DIR`, e.g.
+`../shared/benchmarks` beside the clone) and the added classes
+([`../added/MANIFEST.tsv`](../added/MANIFEST.tsv)); `scripts/bench prepare` grounds both.
+
+To add a run: `scripts/bench run --configs ... --out benchmarks/results/rows/NAME.jsonl` (on the
+GPU machine with `--kit .device/kit`, from `scripts/bench device kit`), a line for it in
+RUNS.tsv, then `scripts/bench report` (tables, and the plots with matplotlib). Every run here
+was checked against clingo's answers: a WRONG row is listed under its table and fails the
+command."""
 
 
 def load(paths, machine=""):
@@ -231,15 +246,7 @@ def run(args):
         plt = None
         print("report: no matplotlib (pip install matplotlib): plots left as they are",
               file=sys.stderr)
-    text = ["# Benchmark results", "",
-            "Made by `scripts/bench report` from the raw rows under [`rows/`](rows) (format:",
-            "[ROWS.md](ROWS.md)) and the run index [RUNS.tsv](RUNS.tsv); do not edit by hand.",
-            "Solved = the answer agrees with clingo's (the manifest's reference and clingo's row "
-            "on the", "same instance in the same run) within the time; PAR-2 = the sum of the "
-            "solved runs' wall times", "plus twice the limit for each unsolved one. Instances: "
-            "the 15 shared classes (`../shared/benchmarks`)", "and the added classes "
-            "([`../added/MANIFEST.tsv`](../added/MANIFEST.tsv)); `scripts/bench prepare` "
-            "grounds both.", "", "## Runs", ""] + runs_table(runs)
+    text = HEADER.splitlines() + ["", "## Runs", ""] + runs_table(runs)
     text += ["", "## Classes", "", "Both manifests' classes, their instances' clingo answers and "
              "times as the manifests give them (the shared set: clingo 5.4.1; the added one: "
              "clingo 5.8.3), and the runs above (by number) that hold rows of them:", ""]
