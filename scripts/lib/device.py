@@ -42,10 +42,6 @@ def du(path):
 def kit(args):
     k = args.kit
     os.makedirs(os.path.join(k, "whl"), exist_ok=True)
-    excl = os.path.join(sets.ROOT, ".git", "info", "exclude")
-    if os.path.isfile(excl) and "/.device/" not in open(excl).read().split():
-        with open(excl, "a") as f:
-            f.write("/.device/\n")
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(sets.ROOT, "target"))
     if not args.no_build:
         _sh(["nice", "cargo", "build", "--release", "--bin", "yasmin-rs", "--example",
