@@ -189,3 +189,19 @@ def agrees(result, reference, costs=None, ref_costs=None):
     if ref == "UNSAT":
         return "ok" if result == "UNSAT" else "WRONG"
     return "ok"  # no reference answer: nothing to contradict
+
+
+def is_optimisation(reference, kind=""):
+    """An instance with an objective: its manifest answer is an optimum or a best cost, or its
+    ground program has a minimize statement."""
+    return reference.startswith(("OPT", "SAT(best")) or "minimize" in kind
+
+
+def verdict(result, reference, costs=None, ref_costs=None, asked_optimum=False):
+    """agrees(), and a run asked for the optimum (-n 0 on an optimisation instance) counts as
+    solved only when it proved one: a model alone is 'unsolved' (unless it is WRONG)."""
+    v = agrees(result, reference, costs, ref_costs)
+    if v == "ok" and asked_optimum and result != "OPT":
+        return "unsolved"
+    return v
+

@@ -62,12 +62,12 @@ def recheck(rows):
     ref = {r["instance"]: (r["result"], r.get("optimization")) for r in rows
            if r["solver"] == "clingo" and r["result"] in ("SAT", "UNSAT", "OPT")}
     for r in rows:
-        v = bc.agrees(r["result"], r["expected"], r.get("optimization"))
+        asked = bc.is_optimisation(r["expected"]) and r.get("models_asked") == 0
+        v = bc.verdict(r["result"], r["expected"], r.get("optimization"), None, asked)
         c = ref.get(r["instance"])
         if v == "ok" and c:
-            v = bc.agrees(r["result"], c[0], r.get("optimization"), c[1])
-        if r["verdict"] == "WRONG" or v == "WRONG":
-            r["verdict"] = "WRONG"
+            v = bc.verdict(r["result"], c[0], r.get("optimization"), c[1], asked)
+        r["verdict"] = "WRONG" if "WRONG" in (r["verdict"], v) else v
         r["ok"] = r["verdict"] == "ok"
 
 
@@ -218,7 +218,9 @@ def classes_table(runs):
     for which, m in sets.manifests():
         by.setdefault((m["class"], which), []).append(m)
     for (k, which), ms in by.items():
-        answers = collections.Counter(m["clingo_result"].split("(")[0].split("=")[0] for m in ms)
+        answers = collections.Counter(
+            "best, not proved" if m["clingo_result"].startswith("SAT(best") else
+            m["clingo_result"].split("=")[0] for m in ms)
         secs = sorted(float(m["clingo_s"]) for m in ms if m.get("clingo_s"))
         cited = [str(j + 1) for j, (_, rows) in enumerate(runs) if any(r["class"] == k
                                                                         for r in rows)]

@@ -77,6 +77,15 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(common.agrees("OPT", "OPT", [3, 5], [3, 4]), "WRONG")
         self.assertEqual(common.agrees("UNSAT", "OPT=9"), "WRONG")
 
+    def test_asked_for_the_optimum_a_model_is_not_enough(self):
+        self.assertTrue(common.is_optimisation("SAT(best=3;not_proven_in_60s)"))
+        self.assertTrue(common.is_optimisation("SAT", "normal+minimize"))
+        self.assertFalse(common.is_optimisation("SAT", "normal+choice"))
+        self.assertEqual(common.verdict("SAT", "OPT=9", [12], None, True), "unsolved")
+        self.assertEqual(common.verdict("SAT", "OPT=9", [12], None, False), "ok")
+        self.assertEqual(common.verdict("OPT", "OPT=9", [9], None, True), "ok")
+        self.assertEqual(common.verdict("SAT", "OPT=9", [8], None, True), "WRONG")
+
 
 class Parse(unittest.TestCase):
     def test_optimization_from_models_and_summary(self):
@@ -216,7 +225,7 @@ class PrepareFromMirror(unittest.TestCase):
 class RunEndToEnd(unittest.TestCase):
     """`scripts/bench run` with stand-in solvers: rows, the same-run check, the exit code."""
 
-    def run_bench(self, tmp, yasmin_word, yasmin_code, expected, configs_arg):
+    def run_bench(self, tmp, yasmin_word, yasmin_code, expected, configs_arg, kind=""):
         g = os.path.join(tmp, "ground", "k")
         os.makedirs(g, exist_ok=True)
         with open(os.path.join(g, "1.aspif"), "w") as f:
@@ -224,7 +233,7 @@ class RunEndToEnd(unittest.TestCase):
         lst = os.path.join(tmp, "list.tsv")
         sets.write_tsv(lst, [{"class": "k", "instance": "k/instances/1.lp",
                               "ground": "k/1.aspif.xz", "set": "added",
-                              "expected": expected}], sets.LIST_COLUMNS)
+                              "expected": expected, "kind": kind}], sets.LIST_COLUMNS)
         clingo = fake_solver(os.path.join(tmp, "clingo"), "UNSATISFIABLE", 0)
         yasmin = fake_solver(os.path.join(tmp, "yasmin"), yasmin_word, yasmin_code)
         out = os.path.join(tmp, "rows.jsonl")
@@ -252,6 +261,15 @@ class RunEndToEnd(unittest.TestCase):
         self.assertEqual(rc, 1)
         verdicts = {r["config"]: r["verdict"] for r in rows}
         self.assertEqual(verdicts, {"clingo": "ok", "gpu:res": "WRONG", "cpu:res": "WRONG"})
+
+    def test_optimisation_instances_ask_for_the_optimum(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, rows = self.run_bench(tmp, "SATISFIABLE", 11, "OPT=3", "cpu:res",
+                                      "normal+minimize")
+        r = rows[0]
+        self.assertEqual((rc, r["models_asked"], r["result"], r["verdict"]),
+                         (0, 0, "SAT", "unsolved"))
+        self.assertIn(" -n 0 ", r["argv"])
 
     def test_exit_code_and_word_disagreeing_is_error(self):
         with tempfile.TemporaryDirectory() as tmp:
