@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -78,12 +79,34 @@ def normalise_sets(parsed):
     return "\n".join([head] + [" ".join(s) for s in sets]) + "\n"
 
 
+# The solver is started by a fresh, small python (`SPAWN`) that forks it, waits for it and writes
+# its peak RSS and wall time to a pipe. Why: Linux hands a forked child its parent's peak RSS as
+# a floor of the child's own (`ru_maxrss` survives fork and exec), so a solver forked by this
+# process would report at least this process's peak, which grows with the output it has read.
+SPAWN = """import os, sys, time
+w = int(sys.argv[1])
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    os.close(w)
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, st, ru = os.wait4(pid, 0)
+os.write(w, b"%d %.4f" % (ru.ru_maxrss, time.monotonic() - t0))
+code = os.waitstatus_to_exitcode(st)
+sys.exit(code if code >= 0 else 128 - code)
+"""
+
+
 def run_measured(argv, timeout, stdin_path=None, stdin_cmd=None, env=None):
     """Run argv with a wall-clock limit, in its own process group (killed whole on timeout).
 
     stdin_path: a file given as standard input; stdin_cmd: a command whose stdout is piped in
-    (e.g. ['zcat', 'f.gz']). Returns dict: rc (None if killed), timed_out, wall_s, maxrss_kb
-    (peak resident memory of the solver process, from wait4), stdout, stderr.
+    (e.g. ['zcat', 'f.gz']). Returns dict: rc (None if killed), timed_out, wall_s (the solver's
+    own, from its fork to its exit), maxrss_kb (peak resident memory of the solver process, from
+    wait4 in SPAWN; None if killed), stdout, stderr.
     """
     feeder = None
     stdin = subprocess.DEVNULL
@@ -92,9 +115,12 @@ def run_measured(argv, timeout, stdin_path=None, stdin_cmd=None, env=None):
     elif stdin_cmd is not None:
         feeder = subprocess.Popen(stdin_cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         stdin = feeder.stdout
+    r, w = os.pipe()
     t0 = time.monotonic()
-    p = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         start_new_session=True, env=env)
+    p = subprocess.Popen([sys.executable, "-S", "-c", SPAWN, str(w)] + list(argv), stdin=stdin,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                         env=env, pass_fds=(w,))
+    os.close(w)
     if feeder is not None:
         feeder.stdout.close()  # the solver holds the pipe now
     out_chunks, err_chunks = [], []
@@ -113,23 +139,25 @@ def run_measured(argv, timeout, stdin_path=None, stdin_cmd=None, env=None):
 
     timer = threading.Timer(timeout, kill)
     timer.start()
-    # wait4 gives this child's own rusage (peak RSS), not the sum over all children.
-    _, status, ru = os.wait4(p.pid, 0)
+    rc = p.wait()
     wall = time.monotonic() - t0
     timer.cancel()
     t_out.join()
     t_err.join()
+    with os.fdopen(r, "rb") as f:
+        measured = f.read().split()
     if feeder is not None:
         feeder.wait()
     if stdin_path is not None:
         stdin.close()
-    rc = os.waitstatus_to_exitcode(status)
-    p.returncode = rc
+    maxrss = None
+    if len(measured) == 2:  # the solver ended (not killed with SPAWN)
+        maxrss, wall = int(measured[0]), float(measured[1])
     return {
         "rc": None if killed["v"] else rc,
         "timed_out": killed["v"],
         "wall_s": round(wall, 4),
-        "maxrss_kb": ru.ru_maxrss,
+        "maxrss_kb": maxrss,
         "stdout": out_chunks[0].decode("utf-8", "replace") if out_chunks else "",
         "stderr": err_chunks[0].decode("utf-8", "replace") if err_chunks else "",
     }

@@ -99,6 +99,26 @@ class Parse(unittest.TestCase):
         self.assertIsNone(common.parse_output("SATISFIABLE\nTime : 1.0s\n")["optimization"])
 
 
+class Measure(unittest.TestCase):
+    def test_peak_memory_is_the_solvers_own(self):
+        # This process's peak must not show as the solver's (Linux's ru_maxrss floor).
+        big = bytearray(300 << 20)
+        for i in range(0, len(big), 4096):
+            big[i] = 1
+        del big
+        small = common.run_measured(["true"], 10)
+        self.assertEqual(small["rc"], 0)
+        self.assertLess(small["maxrss_kb"], 100 << 10)
+        grow = common.run_measured([sys.executable, "-c", "x = bytearray(200 << 20)\n"
+                                    "for i in range(0, len(x), 4096): x[i] = 1"], 30)
+        self.assertGreater(grow["maxrss_kb"], 200 << 10)
+
+    def test_exit_codes_and_kill(self):
+        self.assertEqual(common.run_measured(["sh", "-c", "exit 20"], 10)["rc"], 20)
+        r = common.run_measured(["sleep", "5"], 0.5)
+        self.assertEqual((r["rc"], r["timed_out"], r["maxrss_kb"]), (None, True, None))
+
+
 class Lists(unittest.TestCase):
     def test_names(self):
         name = sets.instance_name("benchmarks/visitall/instances/0032-visitall-39-1.lp")
