@@ -7,14 +7,16 @@ machine each takes.
   ENGINE:LEARNING[:HEURISTIC[:DECIDE]][:tN][+FLAG=VALUE...]
                              yasmin-rs --engine ENGINE --learning LEARNING [--heuristic H]
                              [--decide D] [-t N] [--FLAG=VALUE ...]; e.g. cpu:res, gpu:fwd:jw,
-                             cpu:res:t16, cpu:fwd:activity:vars+fwd-cut=lits+save-progress=0
+                             cpu:res:t16, cpu:fwd:activity:vars+fwd-cut=lits+save-progress=0;
+                             LEARNING `default` gives no --learning (auto:default: the defaults;
+                             cpu:default+parallel-mode=16 is cpu:default:t16)
   yasmin:NAME:FLAGS          yasmin-rs with exactly FLAGS (split as a shell would), named NAME in
                              the rows; e.g. 'yasmin:res-t8:--engine=cpu --learning=res -t 8'
 
 Invariant: a configuration's `share` says what it occupies, and `run` never runs a `machine`
 configuration beside anything else: `single` (one host core: clingo, cpu:* without -t),
 `device` (the GPU and one host thread: gpu:*; one at a time, beside single runs) and `machine`
-(every core: auto:*, clingo-tN and anything with -t N, N > 1).
+(every core: auto:*, clingo-tN and anything with -t N or --parallel-mode=N, N > 1).
 """
 
 import re
@@ -30,13 +32,15 @@ def _share(engine, threads):
 
 
 def _threads_in(flags):
-    """The -t/--threads N in a yasmin-rs flag list (1 if none)."""
+    """The -t/--parallel-mode N[,compete] in a yasmin-rs flag list (1 if none)."""
     for i, f in enumerate(flags):
-        m = re.fullmatch(r"(?:-t|--threads)=?(\d+)", f)
+        m = re.fullmatch(r"(?:-t|--parallel-mode=|--threads=)(\d+)(?:,\w+)?", f)
         if m:
             return int(m.group(1))
-        if f in ("-t", "--threads") and i + 1 < len(flags) and flags[i + 1].isdigit():
-            return int(flags[i + 1])
+        if f in ("-t", "--parallel-mode", "--threads") and i + 1 < len(flags):
+            m = re.fullmatch(r"(\d+)(?:,\w+)?", flags[i + 1])
+            if m:
+                return int(m.group(1))
     return 1
 
 
@@ -76,7 +80,9 @@ def parse(c):
             or not all(f and not f.startswith("-") for f in extra)):
         raise SystemExit("bad configuration %r (want clingo, clingo-tN, yasmin:NAME:FLAGS or "
                          "ENGINE:LEARNING[:HEURISTIC[:DECIDE]][:tN][+FLAG=VALUE...])" % c)
-    flags = ["--engine", parts[0], "--learning", parts[1]]
+    flags = ["--engine", parts[0]]
+    if parts[1] != "default":  # `default`: the binary's own learning scheme
+        flags += ["--learning", parts[1]]
     if len(parts) >= 3:
         flags += ["--heuristic", parts[2]]
     if len(parts) == 4:
@@ -84,6 +90,7 @@ def parse(c):
     if threads > 1:
         flags += ["-t", str(threads)]
     flags += ["--" + f for f in extra]
+    threads = _threads_in(flags)  # :tN, or +parallel-mode=N among the extra flags
     cfg = {"name": c, "solver": "yasmin-rs", "engine": parts[0], "learning": parts[1],
            "threads": threads, "share": _share(parts[0], threads), "flags": flags}
     if len(parts) >= 3:

@@ -6,8 +6,9 @@
                  (smallest first, while the kit fits --budget-mb) and their list.tsv; with
                  --corpus DIR (scripts/gen-corpus.sh) also DIR packed as corpus.tar.xz.
   device smoke   GPU machine: the examples through --engine=gpu with both learning schemes and
-                 1, 7, 200 searches against their known model counts; compute-sanitizer
-                 memcheck and racecheck on two of them.
+                 1, 7, 200 searches, and through the whole machine (auto, -t N), against their
+                 known model counts; compute-sanitizer memcheck and racecheck on two of them
+                 (SANITIZE=0 skips them).
   device accept  GPU machine: the acceptance check in parts (scripts/lib/accept.sh).
 Then on the GPU machine (carry [".device"]):
   scripts/bench run --kit .device/kit --configs gpu:res,cpu:res,clingo --parallel 14 \\
@@ -109,8 +110,26 @@ def smoke(args):
                     fails += 1
                     print("SMOKE FAIL %s %s searches=%d: %s models, want %d (exit %d)"
                           % (name, learning, n, got, want, p.returncode))
+    # The whole machine (GPU + host threads) and the host threads alone.
+    for name, want in SMOKE:
+        for extra in (["--engine=auto"], ["--engine=auto", "-t", "3"],
+                      ["--engine=cpu", "-t", "16"], ["--engine=auto", "--learning=fwd"]):
+            p = subprocess.run([binary, "examples/%s.aspif" % name, "-n", "0", "-q"] + extra,
+                               capture_output=True, text=True)
+            got = next((l.split()[2] for l in p.stdout.splitlines()
+                        if l.startswith("Models")), None)
+            if got != str(want):
+                fails += 1
+                print("SMOKE FAIL %s %s: %s models, want %d (exit %d)"
+                      % (name, " ".join(extra), got, want, p.returncode))
+    p = subprocess.run([binary, "examples/queens.aspif", "-n", "1", "--stats"],
+                       capture_output=True, text=True)
+    print("\n".join(l for l in p.stdout.splitlines()
+                    if l.startswith(("Portfolio", "GPU searches", "Conflicts"))))
     san = shutil.which("compute-sanitizer")
-    if san:
+    if os.environ.get("SANITIZE") == "0":
+        print("sanitizers skipped (SANITIZE=0)")
+    elif san:
         for tool in ("memcheck", "racecheck"):
             for name in ("queens", "hamiltonian"):
                 p = subprocess.run([san, "--tool", tool, "--error-exitcode", "9", binary,

@@ -46,8 +46,13 @@ class Configs(unittest.TestCase):
                 "single", ["--engine", "cpu", "--learning", "fwd", "--heuristic", "activity",
                            "--decide", "vars", "--fwd-cut=lits"]),
             "yasmin:g1:--engine=gpu -t 1": ("device", ["--engine=gpu", "-t", "1"]),
-            "yasmin:c8:--engine cpu --threads=8": ("machine", ["--engine", "cpu",
-                                                              "--threads=8"]),
+            "yasmin:c8:--engine cpu --parallel-mode 8,compete": (
+                "machine", ["--engine", "cpu", "--parallel-mode", "8,compete"]),
+            "auto:default": ("machine", ["--engine", "auto"]),
+            "cpu:default+parallel-mode=16": ("machine", ["--engine", "cpu",
+                                                         "--parallel-mode=16"]),
+            "cpu:default+parallel-mode=1": ("single", ["--engine", "cpu", "--parallel-mode=1"]),
+            "gpu:default": ("device", ["--engine", "gpu"]),
         }
         for name, (share, flags) in cases.items():
             c = configs.parse(name)
