@@ -1,10 +1,10 @@
 //! Many ground programs through one engine kind in one process, each program's answer sets
 //! enumerated (`-n 0`), checked by the independent checker and compared with `NNNN.expected`
 //! beside the file (clingo's, written by `scripts/gen-corpus.sh`; format of
-//! `scripts/bench_common.py::normalise_sets`).
+//! `scripts/lib/common.py::normalise_sets`).
 //!
 //! Why: on the GPU machine a process per program spends ~0.45 s starting CUDA, so the corpus
-//! check of `scripts/gpu-accept.sh` (thousands of programs × six configurations) would not fit
+//! check of `scripts/bench device accept corpus` (thousands of programs × six configurations) would not fit
 //! a device call; here the CUDA context is made once (the primary context, shared by every
 //! engine) and each engine only loads the cached kernel image and uploads its program. The
 //! engines, the checker and the shown-atom table are the library's own, as the CLI uses them.

@@ -8,7 +8,7 @@
 #
 # Needs cmake + g++ (clingo), gringo (`apt-get install gringo`) and PyPI's clingo
 # (`pip install clingo`: Debian's clingo 5.4.1 cannot read aspif). BENCH_DIR points at the shared
-# benchmarks (default /work/shared/benchmarks); YASMIN_REQUIRE_BENCH=1 fails if they are absent.
+# benchmarks (default: tests/embedded.rs's); YASMIN_REQUIRE_BENCH=1 fails if they are absent.
 # The first build compiles clingo: about 6 CPU-minutes per cargo profile (measured: 423 CPU-s for
 # a cold dev build with the feature against 64 CPU-s without); later builds reuse it.
 set -euo pipefail

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Write N generated programs (the differential-test kinds in turn) to DIR as NNNN.lp, their
 # ground form NNNN.aspif (gringo) and NNNN.expected (clingo's answer sets, normalised by
-# scripts/bench_common.py), plus DIR/index.tsv (id, kind, seed). Carry DIR to another machine
-# and compare a binary there with scripts/check-corpus.sh (python3 only).
+# scripts/lib/common.py), plus DIR/index.tsv (id, kind, seed). Carry DIR to another machine
+# and compare a binary there with `scripts/bench corpus check` (python3 only).
 #
 # Usage: scripts/gen-corpus.sh DIR N [BASE_SEED]
 # Needs: rustc (builds tests/gen/emit.rs alone, so a half-built crate does not block it),
@@ -18,4 +18,4 @@ nice rustc --edition 2021 -O -o "$GEN" "$ROOT/tests/gen/emit.rs"
 for lp in "$DIR"/[0-9]*.lp; do
     gringo -Wnone "$lp" > "${lp%.lp}.aspif"
 done
-python3 "$ROOT/scripts/bench-corpus.py" expected "$DIR"
+"$ROOT/scripts/bench" corpus expected "$DIR"

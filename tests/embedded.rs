@@ -245,8 +245,8 @@ struct Instance {
     clingo_s: f64,
 }
 
-/// The shared benchmarks root (`BENCH_DIR`, default /work/shared/benchmarks, as
-/// scripts/check-read-all.sh). Absent: the benchmark tests say so and pass, unless
+/// The shared benchmarks root (`BENCH_DIR`, default /work/shared/benchmarks; `scripts/bench`
+/// reads the same variable). Absent: the benchmark tests say so and pass, unless
 /// `YASMIN_REQUIRE_BENCH=1` (as CI's `YASMIN_REQUIRE_NVRTC`) makes that a failure.
 fn bench_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(

@@ -1,9 +1,10 @@
 //! Size of the completion on real ground programs (not a correctness test; ignored by default).
 //!
-//! `NOGOODS_SIZES="benchmarks/cache/sokoban/*.aspif …" cargo test --release --test nogoods_sizes
+//! `NOGOODS_SIZES="sokoban/*.aspif …" cargo test --release --test nogoods_sizes
 //! -- --ignored --nocapture` prints one markdown row per file: atoms, rules, distinct bodies
 //! (conjunctions / sums), variables (atoms / bodies / aggregate auxiliaries), nogoods by length
-//! partition, literals, the share of aggregate nogoods, and analyse + complete times.
+//! partition, literals, the share of aggregate nogoods, and analyse + complete times. Plain aspif
+//! files: `scripts/bench prepare` keeps them xz-compressed under its cache (`unxz -k` them).
 
 use std::time::Instant;
 use yasmin_rs::ground::{analyse, BodyDef};

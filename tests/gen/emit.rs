@@ -66,7 +66,7 @@ fn main() {
 }
 
 /// The kinds a corpus cycles through: not `Disjunctive`, whose programs that are not
-/// head-cycle-free yasmin-rs rejects (exit 66), which scripts/check-corpus.sh would count as
+/// head-cycle-free yasmin-rs rejects (exit 66), which `scripts/bench corpus check` would count as
 /// failures; and keeping four kinds keeps earlier corpora's numbering.
 const CORPUS_KINDS: [Kind; 4] = [Kind::Tight, Kind::NonTight, Kind::Choice, Kind::Aggregate];
 

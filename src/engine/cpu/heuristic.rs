@@ -14,7 +14,7 @@ use crate::lit::Var;
 const NOT_IN: u32 = u32::MAX;
 
 /// Activity keeps this fraction of its value per conflict (clasp's `Vsids,92`). Measured side
-/// by side against 0.95 (the previous value) and 0.85 (scripts/bench-side.sh, res learning):
+/// by side against 0.95 (the previous value) and 0.85 (res learning, `scripts/bench run`):
 /// 0.92 needed fewer conflicts on 6 of 8 instances (ricochet 038 13.9k -> 2.8k, graphcol 0006
 /// 65k -> 26k, randomnontight 0010 50k -> 5k; worse: sokoban 0407 2.7k -> 114k, randomnontight
 /// 0009 104k -> 112k); 0.85 needed more than 0.92 on all that either solved.
