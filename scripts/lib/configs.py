@@ -87,8 +87,12 @@ def parse(c):
         flags += ["--heuristic", parts[2]]
     if len(parts) == 4:
         flags += ["--decide", parts[3]]
+    given = threads > 1 or any(f.startswith(("parallel-mode=", "t=")) for f in extra)
     if threads > 1:
         flags += ["-t", str(threads)]
+    elif parts[0] == "cpu" and not given:
+        # yasmin-rs's host engine takes every core unless told: `cpu:res` is one thread.
+        flags += ["-t", "1"]
     flags += ["--" + f for f in extra]
     threads = _threads_in(flags)  # :tN, or +parallel-mode=N among the extra flags
     cfg = {"name": c, "solver": "yasmin-rs", "engine": parts[0], "learning": parts[1],

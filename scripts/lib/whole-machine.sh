@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The GPU machine, in one call: ground the shared set there (16 cores; the added set's ground
+# files travel, since their sources come from a git mirror), check the examples, and run
+# configurations over both sets. Carry `.device` holding: yasmin-rs (stripped), whl/ (clingo,
+# cffi, pycparser for CPython 3.12), bench/ (a copy of ../shared/benchmarks) and cache/ (a copy
+# of the build machine's `scripts/bench prepare` cache with the added set ground).
+#
+# Usage (repository root, GPU machine):  bash scripts/lib/whole-machine.sh STEP...
+#   ground                      the shared set ground into $YASMIN_BENCH_CACHE (16 at a time)
+#   smoke                       scripts/bench device smoke (SANITIZE=0 skips the sanitizers)
+#   run LIMIT CONFIGS SET CHUNK scripts/bench run over SET (shared, added or all) and CHUNK
+#                               (i/n or all); rows appended to $OUT/rows.jsonl
+set -uo pipefail
+DEV="${DEV:-.device}"
+OUT="${OUT:-/tmp/out}"
+export YASMIN_BENCH_CACHE="${YASMIN_BENCH_CACHE:-/tmp/bench-cache}"
+export BENCH_DIR="${BENCH_DIR:-$DEV/bench}"
+mkdir -p "$OUT" "$YASMIN_BENCH_CACHE"
+if ! python3 -c 'import clingo' 2>/dev/null; then
+    if [ ! -d /tmp/site/clingo ]; then
+        python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+            --target /tmp/site "$DEV"/whl/*.whl || exit 2
+    fi
+    export PYTHONPATH=/tmp/site
+fi
+export YASMIN_BENCH_GRINGO="python3 -m clingo --mode=gringo"
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        ground)
+            cp -rn "$DEV/cache/." "$YASMIN_BENCH_CACHE/"
+            scripts/bench prepare --set shared --jobs 16 --timeout 300 2>&1 | tail -3
+            shift ;;
+        smoke)
+            scripts/bench device smoke --kit "$DEV" 2>&1 | tail -30
+            shift ;;
+        run)
+            set_args=(); chunk_args=()
+            [ "$4" != all ] && set_args=(--set "$4")
+            [ "$5" != all ] && chunk_args=(--chunk "$5")
+            scripts/bench run --bin "$DEV/yasmin-rs" --clingo "python3 -m clingo" \
+                --configs "$3" --time-limit "$2" --parallel 14 --grace 3 \
+                "${set_args[@]}" "${chunk_args[@]}" --out "$OUT/rows.jsonl" 2>&1 | tail -8
+            shift 5 ;;
+        *) echo "unknown step $1" >&2; exit 2 ;;
+    esac
+done
