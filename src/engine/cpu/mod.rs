@@ -135,9 +135,11 @@ pub struct CpuEngine {
     // Scratch for conflict analysis.
     seen: Vec<bool>,
     learnt: Vec<Lit>,
-    /// Scratch of recursive minimisation: the search stack, and variables to unmark.
+    /// Scratch of recursive minimisation: a stack (also forward learning's), the variables
+    /// to unmark, the search's path and poison marks.
     min_stack: Vec<Lit>,
     min_clear: Vec<Var>,
+    min: learn_res::MinScratch,
     level_stamp: Vec<u32>,
     stamp: u32,
 }
@@ -202,6 +204,7 @@ impl CpuEngine {
             learnt: Vec::new(),
             min_stack: Vec::new(),
             min_clear: Vec::new(),
+            min: learn_res::MinScratch::new(num_vars),
             level_stamp: Vec::new(),
             stamp: 0,
         };
