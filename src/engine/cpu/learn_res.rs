@@ -122,6 +122,8 @@ impl CpuEngine {
         for l in &self.learnt[1..] {
             mask |= abstract_level(self.a.level_of(l.var()));
         }
+        #[cfg(test)]
+        let expect = self.kept_by_definition(mask);
         self.min_clear.clear();
         let mut keep = 1;
         for k in 1..self.learnt.len() {
@@ -141,6 +143,52 @@ impl CpuEngine {
             self.min.poison[self.min.poisoned[i] as usize] = false;
         }
         self.min.poisoned.clear();
+        #[cfg(test)]
+        assert_eq!(
+            self.learnt[1..],
+            expect[..],
+            "minimisation differs from the definition of redundancy"
+        );
+    }
+
+    /// Test oracle: the literals after the UIP that `minimise` must keep, straight from the
+    /// definition (memoised recursion over the reasons, touching none of the search's marks):
+    /// a literal is dropped when it has a reason whose other literals are each in the nogood,
+    /// fixed at level 0, or — with a reason and a level the mask admits — dropped themselves.
+    #[cfg(test)]
+    fn kept_by_definition(&mut self, mask: u64) -> Vec<Lit> {
+        use std::collections::HashMap;
+        fn redundant(e: &mut CpuEngine, v: Var, mask: u64, memo: &mut HashMap<Var, bool>) -> bool {
+            if let Some(&r) = memo.get(&v) {
+                return r;
+            }
+            let r = e.reason_of(v);
+            let mut ok = true;
+            for k in 0..e.store.len(r) {
+                let x = e.store.lits(r)[k].var();
+                if x == v || e.seen[x as usize] || e.a.level_of(x) == 0 {
+                    continue;
+                }
+                if e.a.reason[x as usize] == NO_REASON
+                    || abstract_level(e.a.level_of(x)) & mask == 0
+                    || !redundant(e, x, mask, memo)
+                {
+                    ok = false;
+                    break;
+                }
+            }
+            memo.insert(v, ok);
+            ok
+        }
+        let mut memo = HashMap::new();
+        let learnt = self.learnt[1..].to_vec();
+        learnt
+            .into_iter()
+            .filter(|l| {
+                self.a.reason[l.var() as usize] == NO_REASON
+                    || !redundant(self, l.var(), mask, &mut memo)
+            })
+            .collect()
     }
 
     /// `p` (in the nogood, with a reason) follows from the nogood's other literals: a
