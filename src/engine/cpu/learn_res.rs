@@ -1,5 +1,5 @@
 //! Resolution learning to the first unique implication point (the paper's Algorithm 3, clasp's
-//! scheme), with local minimisation.
+//! scheme), with recursive minimisation (each literal explored at most once per conflict).
 //!
 //! Invariant: the learned nogood (left in `self.learnt`) is derived from the violated nogood by
 //! resolution steps on reasons, so every assignment satisfying the stored nogoods satisfies it;

@@ -135,9 +135,10 @@ pub struct CpuEngine {
     // Scratch for conflict analysis.
     seen: Vec<bool>,
     learnt: Vec<Lit>,
-    /// Scratch of recursive minimisation: a stack (also forward learning's), the variables
-    /// to unmark, the search's path and poison marks.
+    /// Forward learning's scratch of kept literals.
     min_stack: Vec<Lit>,
+    /// Scratch of recursive minimisation: the variables to unmark, the search's path and
+    /// poison marks.
     min_clear: Vec<Var>,
     min: learn_res::MinScratch,
     level_stamp: Vec<u32>,
