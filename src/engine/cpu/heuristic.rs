@@ -5,8 +5,9 @@
 //! bumped for the variables of each learned nogood, all scores decaying geometrically by
 //! [`DECAY`] per conflict (by growing the increment). The seed perturbs ties.
 //!
-//! Invariant: `heap` is a binary max-heap on `score` (ties: lower variable first) and
-//! `pos[v]` is `v`'s index in it, or `NOT_IN` when absent.
+//! Invariant: `heap` is a binary max-heap on `score` (ties: lower variable first), each slot
+//! carrying a copy of its variable's score (kept equal to `score[v]`: sifting then reads one
+//! array), and `pos[v]` is `v`'s index in it, or `NOT_IN` when absent.
 
 use crate::engine::Heuristic;
 use crate::lit::Var;
@@ -23,7 +24,8 @@ const DECAY: f64 = 0.92;
 #[derive(Debug)]
 pub struct Scores {
     pub score: Vec<f64>,
-    heap: Vec<Var>,
+    /// The candidates with a copy of their score, so that sifting reads one array.
+    heap: Vec<Entry>,
     pos: Vec<u32>,
     inc: f64,
     dynamic: bool,
@@ -68,12 +70,6 @@ impl Scores {
         }
     }
 
-    #[inline]
-    fn better(&self, a: Var, b: Var) -> bool {
-        let (sa, sb) = (self.score[a as usize], self.score[b as usize]);
-        sa > sb || (sa == sb && a < b)
-    }
-
     pub fn contains(&self, v: Var) -> bool {
         self.pos[v as usize] != NOT_IN
     }
@@ -83,17 +79,20 @@ impl Scores {
             return;
         }
         self.pos[v as usize] = self.heap.len() as u32;
-        self.heap.push(v);
+        self.heap.push(Entry {
+            score: self.score[v as usize],
+            var: v,
+        });
         self.up(self.heap.len() - 1);
     }
 
     pub fn pop(&mut self) -> Option<Var> {
-        let top = *self.heap.first()?;
+        let top = self.heap.first()?.var;
         let last = self.heap.pop().expect("non-empty");
         self.pos[top as usize] = NOT_IN;
         if !self.heap.is_empty() {
             self.heap[0] = last;
-            self.pos[last as usize] = 0;
+            self.pos[last.var as usize] = 0;
             self.down(0);
         }
         Some(top)
@@ -110,10 +109,14 @@ impl Scores {
             for s in self.score.iter_mut() {
                 *s *= 1e-100;
             }
+            for e in self.heap.iter_mut() {
+                e.score = self.score[e.var as usize];
+            }
             self.inc *= 1e-100;
         }
         let p = self.pos[v as usize];
         if p != NOT_IN {
+            self.heap[p as usize].score = self.score[v as usize];
             self.up(p as usize);
         }
     }
@@ -129,15 +132,15 @@ impl Scores {
         let v = self.heap[i];
         while i > 0 {
             let p = (i - 1) / 2;
-            if !self.better(v, self.heap[p]) {
+            if !v.better(self.heap[p]) {
                 break;
             }
             self.heap[i] = self.heap[p];
-            self.pos[self.heap[i] as usize] = i as u32;
+            self.pos[self.heap[i].var as usize] = i as u32;
             i = p;
         }
         self.heap[i] = v;
-        self.pos[v as usize] = i as u32;
+        self.pos[v.var as usize] = i as u32;
     }
 
     fn down(&mut self, mut i: usize) {
@@ -148,20 +151,35 @@ impl Scores {
                 break;
             }
             let r = l + 1;
-            let c = if r < self.heap.len() && self.better(self.heap[r], self.heap[l]) {
+            let c = if r < self.heap.len() && self.heap[r].better(self.heap[l]) {
                 r
             } else {
                 l
             };
-            if !self.better(self.heap[c], v) {
+            if !self.heap[c].better(v) {
                 break;
             }
             self.heap[i] = self.heap[c];
-            self.pos[self.heap[i] as usize] = i as u32;
+            self.pos[self.heap[i].var as usize] = i as u32;
             i = c;
         }
         self.heap[i] = v;
-        self.pos[v as usize] = i as u32;
+        self.pos[v.var as usize] = i as u32;
+    }
+}
+
+/// A heap slot: the variable and a copy of its score (`score[var]` whenever it is in the heap).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    score: f64,
+    var: Var,
+}
+
+impl Entry {
+    /// Higher score first; ties: lower variable first.
+    #[inline]
+    fn better(self, b: Entry) -> bool {
+        self.score > b.score || (self.score == b.score && self.var < b.var)
     }
 }
 

@@ -137,9 +137,12 @@ pub struct CpuEngine {
     // Scratch for conflict analysis.
     seen: Vec<bool>,
     learnt: Vec<Lit>,
-    /// Scratch of recursive minimisation: the search stack, and variables to unmark.
+    /// Forward learning's scratch of kept literals.
     min_stack: Vec<Lit>,
+    /// Scratch of recursive minimisation: the variables to unmark, the search's path and
+    /// poison marks.
     min_clear: Vec<Var>,
+    min: learn_res::MinScratch,
     level_stamp: Vec<u32>,
     stamp: u32,
     /// A host portfolio's sharing (`share`); `None` when the engine searches alone.
@@ -208,6 +211,7 @@ impl CpuEngine {
             learnt: Vec::new(),
             min_stack: Vec::new(),
             min_clear: Vec::new(),
+            min: learn_res::MinScratch::new(num_vars),
             level_stamp: Vec::new(),
             stamp: 0,
             port: None,
