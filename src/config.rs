@@ -35,14 +35,15 @@ pub enum Learning {
     Fwd,
 }
 
-/// How the host engine handles sum (cardinality and weight) bodies. The device engine always
-/// uses the translation.
+/// How the engines handle sum (cardinality and weight) bodies: the host engine and the
+/// many-searches device engine alike (the earlier single-search device engine always uses the
+/// translation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Sums {
     /// Sums whose decision diagram is small as nogoods, the others by a counter propagator
-    /// in the host engine (reasons as explicit nogoods).
+    /// (reasons as explicit nogoods).
     Native,
-    /// Every sum by the host engine's propagator (tests the propagator on small programs).
+    /// Every sum by the propagator (tests the propagator on small programs).
     AllNative,
     /// Nogoods over a decision diagram of each sum (an adder past a size budget).
     Translate,
@@ -282,7 +283,7 @@ pub struct Config {
     #[arg(long, value_enum)]
     pub restarts: Option<RestartPolicy>,
 
-    /// Host engine (`--engine cpu`): sum bodies as native constraints or as nogoods.
+    /// Sum bodies as native constraints or as nogoods.
     #[arg(long, value_enum, default_value_t = Sums::Native)]
     pub sums: Sums,
 

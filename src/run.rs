@@ -109,6 +109,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         source,
         config.constants.clone(),
         on_worker,
+        plan.device_sums(),
         &stop,
         &mut phases,
     )? {

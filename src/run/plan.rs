@@ -10,7 +10,7 @@
 use super::{exit, Failure};
 use crate::config::SaveProgress;
 use crate::config::{
-    Config, Decide, EngineKind, FwdCut, GpuEngine, Learning, Preset, RestartPolicy,
+    Config, Decide, EngineKind, FwdCut, GpuEngine, Learning, Preset, RestartPolicy, Sums,
 };
 use crate::engine::Options;
 
@@ -28,6 +28,18 @@ pub struct Plan {
     pub device: Option<Options>,
     /// Which device engine runs the GPU's search.
     pub gpu_engine: GpuEngine,
+}
+
+impl Plan {
+    /// How the completion that may reach the device engine treats sums: `--sums` for the
+    /// many-searches engine (its kernel propagates native sums, `kernels/search/sums.cuh`),
+    /// the translation for the earlier single-search engine.
+    pub fn device_sums(&self) -> Sums {
+        match (self.device, self.gpu_engine) {
+            (Some(o), GpuEngine::Many) => o.sums,
+            _ => Sums::Translate,
+        }
+    }
 }
 
 /// The plan for `c`, or the usage error that stops the run.

@@ -61,11 +61,13 @@ enum Msg {
     Done(Result<Prepared, Failure>),
 }
 
-/// Prepare `source` on a worker thread; `cpu_engine` = build the host engine there too.
+/// Prepare `source` on a worker thread; `cpu_engine` = build the host engine there too;
+/// otherwise the completion treats sums as `device_sums` says.
 pub fn prepare(
     source: Source,
     constants: Vec<(String, String)>,
     cpu_engine: Option<Options>,
+    device_sums: crate::config::Sums,
     stop: &Stop,
     phases: &mut Phases,
 ) -> Result<Result<Prepared, Outcome>, Failure> {
@@ -76,7 +78,7 @@ pub fn prepare(
             let phase = |name, made| {
                 let _ = tx.send(Msg::Phase(name, made));
             };
-            let result = work(&source, &constants, cpu_engine, phase);
+            let result = work(&source, &constants, cpu_engine, device_sums, phase);
             let _ = tx.send(Msg::Done(result));
         })
         .map_err(|e| Failure::new(exit::MEMORY, format!("cannot start a thread: {e}")))?;
@@ -108,6 +110,7 @@ fn work(
     source: &Source,
     constants: &[(String, String)],
     cpu_engine: Option<Options>,
+    device_sums: crate::config::Sums,
     phase: impl Fn(&'static str, String),
 ) -> Result<Prepared, Failure> {
     let program = input::read(source, constants)?;
@@ -129,9 +132,9 @@ fn work(
             ground.rules.len()
         ),
     );
-    // Native sums only when the host engine is certain to search (the device engine needs the
-    // translation, and `auto` may pick it).
-    let completion = completer(cpu_engine.map(|o| o.sums))(&ground);
+    // The host engine's `--sums` when it is certain to search; otherwise what the device
+    // engine takes (`auto` may fall back to the host engine, which handles either).
+    let completion = completer(Some(cpu_engine.map_or(device_sums, |o| o.sums)))(&ground);
     let db = &completion.db;
     phase(
         "Complete",

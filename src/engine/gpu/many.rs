@@ -80,12 +80,8 @@ impl ManyEngine {
         opts: Options,
         backend: Backend,
     ) -> Result<ManyEngine, EngineError> {
-        assert!(
-            c.native_sums.is_empty(),
-            "native sums reached the device engine"
-        );
         let t0 = Instant::now();
-        let prog = ProgArrays::new(g, c);
+        let prog = ProgArrays::new(g, c).map_err(EngineError::OutOfMemory)?;
         // YASMIN_ARENA_WORDS (tests): a smaller learned store, so that deletion runs often.
         let arena = std::env::var("YASMIN_ARENA_WORDS")
             .ok()

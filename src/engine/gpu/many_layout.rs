@@ -12,6 +12,8 @@ use crate::ground::{BodyDef, GroundProgram};
 use crate::lit::Lit;
 use crate::nogoods::Completion;
 
+use super::many_sums::{SumArrays, SUMREF};
+
 pub const NONE: u32 = u32::MAX;
 pub const BLOCK: usize = 16;
 pub const H_WORDS: usize = 40;
@@ -109,6 +111,8 @@ pub struct ProgArrays {
     pub sum_lits: Vec<u32>,
     pub sum_w: Vec<i64>,
     pub sum_lower: Vec<i64>,
+    /// The native sums (`many_sums.rs`; empty when every sum is translated).
+    pub nsums: SumArrays,
     pub num_vars: u32,
     pub num_atoms: u32,
     pub n_input: u32,
@@ -137,10 +141,17 @@ fn csr<T: Copy>(n: usize, pairs: &[(usize, T)]) -> (Vec<u32>, Vec<T>) {
 }
 
 impl ProgArrays {
-    pub fn new(g: &GroundProgram, c: &Completion) -> ProgArrays {
+    /// The arrays of `c`; an error when the kernel cannot address them.
+    pub fn new(g: &GroundProgram, c: &Completion) -> Result<ProgArrays, String> {
         let db = &c.db;
         let nv = db.num_vars as usize;
         let n_input = db.len();
+        if n_input >= SUMREF as usize {
+            return Err(format!(
+                "{n_input} nogoods are too many for the device engine"
+            ));
+        }
+        let nsums = SumArrays::new(&c.native_sums, db.num_vars)?;
         let n_units = db.bounds[0] as usize;
         let first_long = db.bounds[2] as usize;
         // Input nogoods of length 2 and 3 per literal.
@@ -202,12 +213,13 @@ impl ProgArrays {
             first_long: first_long as u32,
             img_blocks: blocks,
             ufs: !g.tight,
+            nsums,
             ..ProgArrays::default()
         };
         if !g.tight {
             p.add_unfounded(g, c);
         }
-        p
+        Ok(p)
     }
 
     /// The data of the unfounded-set check (`kernels/search/unfounded.cuh`).
@@ -313,7 +325,7 @@ impl ProgArrays {
             + self.sum_off.len()
             + self.sum_lits.len();
         let w64 = self.img_pool.len() + self.dep_w.len() + self.sum_w.len() + self.sum_lower.len();
-        (4 * w32 + 8 * w64 + self.vkind.len()) as u64
+        (4 * w32 + 8 * w64 + self.vkind.len()) as u64 + self.nsums.bytes()
     }
 }
 
@@ -321,7 +333,7 @@ impl ProgArrays {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Geometry {
     pub stride: u64,
-    pub o: [u32; 23],
+    pub o: [u32; 28],
     pub pool_blocks: u32,
     pub arena_words: u32,
     pub lcap: u32,
@@ -331,10 +343,10 @@ pub struct Geometry {
 pub const SCRATCH: usize = 11;
 
 /// Names of `Geometry::o`, in the order of the kernel's `Geo` fields.
-pub const OFFSETS: [&str; 23] = [
+pub const OFFSETS: [&str; 28] = [
     "asg", "reason", "trail", "lim", "deps", "mark", "lmark", "prev", "next", "stamp", "phase",
     "scratch", "inject", "wpair", "whead", "wtail", "wlen", "bnext", "pool", "arena", "founded",
-    "ufsq", "ufsacc",
+    "ufsq", "ufsacc", "scnt", "tpos", "srec", "sconf", "sbuf",
 ];
 
 impl Geometry {
@@ -347,8 +359,12 @@ impl Geometry {
         let entries = 2 * (p.n_long() as u64 + lcap);
         let pool_blocks = entries / BLOCK as u64 + entries.min(2 * nv) + 2;
         let n_sup = p.sup_head.len() as u64;
+        // Native sums: two i64 counters per sum, the lazy reasons' records per variable, and
+        // a conflict and a reason of the longest sum (+ two literals).
+        let (n_sums, sum_len) = (p.nsums.len() as u64, p.nsums.max_len as u64 + 2);
+        let with_sums = |words: u64| if n_sums > 0 { words } else { 1 };
         // (words, 8-byte aligned)
-        let sizes: [(u64, bool); 23] = [
+        let sizes: [(u64, bool); 28] = [
             (nv, false),                               // asg
             (nv, false),                               // reason
             (nv + 1, false),                           // trail
@@ -372,8 +388,13 @@ impl Geometry {
             (if p.ufs { na } else { 1 }, false),       // founded
             (if p.ufs { na } else { 1 }, false),       // ufsq
             (if p.ufs { 2 * n_sup } else { 2 }, true), // ufsacc
+            (with_sums(4 * n_sums), true),             // scnt
+            (nv, false),                               // tpos
+            (with_sums(3 * nv), false),                // srec
+            (with_sums(sum_len), false),               // sconf
+            (with_sums(sum_len), false),               // sbuf
         ];
-        let mut o = [0u32; 23];
+        let mut o = [0u32; 28];
         let mut at = 0u64;
         for (k, &(words, align)) in sizes.iter().enumerate() {
             if align && at % 2 == 1 {
@@ -406,9 +427,9 @@ impl Geometry {
 /// The kernel's `struct Prog` (pointers as u64: device addresses, or host addresses under the
 /// emulation).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct ProgParams {
-    pub ptrs: [u64; 27],
+    pub ptrs: [u64; 37],
     pub num_vars: u32,
     pub num_atoms: u32,
     pub n_input: u32,
@@ -418,6 +439,8 @@ pub struct ProgParams {
     pub n_cyc: u32,
     pub n_sup: u32,
     pub ufs: u32,
+    pub n_nsum: u32,
+    pub nsum_max: u32,
     pub pad: u32,
 }
 
@@ -433,14 +456,14 @@ pub struct GeoParams {
     pub global: u64,
     pub share: u64,
     pub stride: u64,
-    pub o: [u32; 23],
+    pub o: [u32; 28],
     pub pool_blocks: u32,
     pub arena_words: u32,
     pub lcap: u32,
     pub n_searches: u32,
     pub stop_on_model: u32,
     pub share_slots: u32,
-    pub pad: u32,
+    pub pad: [u32; 2],
 }
 
 // SAFETY: plain old data, passed by value to the kernel.
@@ -464,6 +487,26 @@ impl GeoParams {
     }
 }
 
+impl Default for ProgParams {
+    fn default() -> Self {
+        ProgParams {
+            ptrs: [0; 37],
+            num_vars: 0,
+            num_atoms: 0,
+            n_input: 0,
+            n_units: 0,
+            first_long: 0,
+            img_blocks: 0,
+            n_cyc: 0,
+            n_sup: 0,
+            ufs: 0,
+            n_nsum: 0,
+            nsum_max: 0,
+            pad: 0,
+        }
+    }
+}
+
 impl ProgParams {
     pub fn counts(p: &ProgArrays) -> ProgParams {
         ProgParams {
@@ -476,6 +519,8 @@ impl ProgParams {
             n_cyc: p.cyc_atoms.len() as u32,
             n_sup: p.sup_head.len() as u32,
             ufs: u32::from(p.ufs),
+            n_nsum: p.nsums.len() as u32,
+            nsum_max: p.nsums.max_len,
             ..ProgParams::default()
         }
     }
@@ -566,9 +611,9 @@ mod tests {
 
     #[test]
     fn struct_sizes_match_the_kernel() {
-        // struct Prog: 27 pointers, 10 words; struct Geo: 8 pointer-sized, 23 + 7 words.
-        assert_eq!(std::mem::size_of::<ProgParams>(), 27 * 8 + 10 * 4);
-        assert_eq!(std::mem::size_of::<GeoParams>(), 8 * 8 + 30 * 4);
+        // struct Prog: 37 pointers, 12 words; struct Geo: 8 pointer-sized, 28 + 8 words.
+        assert_eq!(std::mem::size_of::<ProgParams>(), 37 * 8 + 12 * 4);
+        assert_eq!(std::mem::size_of::<GeoParams>(), 8 * 8 + 36 * 4);
         let geo_fields = HEADER
             .split("struct Geo {")
             .nth(1)
