@@ -91,6 +91,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 // conflict written out in `sconf`. Input nogood ids stay below YSM_SUMREF.
 #define YSM_SUMREF 1879048192u
 #define YSM_SUMCONF YSM_SUMREF
+#define YSM_SCNT 6         // i64 words per native sum and search
 
 // ---- per-search status (header word H_STATUS, mirrored in the status array) ----
 #define YSM_ST_INIT 0      // not started: the first slice initialises it
@@ -141,6 +142,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_CUBE 32      // the cube this search works on (cube.cuh), or YSM_NONE
 #define YSM_H_SCONF_LEN 33 // length of the native sums' conflict nogood in `sconf` (sums.cuh)
 #define YSM_H_SBUF_LEN 34  // length of the sum reason last built in `sbuf`
+#define YSM_H_BJ_EPOCH 35  // backjumps so far (sums.cuh: scans before the last one are stale)
 #define YSM_H_WORDS 40
 
 // ---- per-search 64-bit counters ----
@@ -309,7 +311,8 @@ struct Srch {
     u32* founded;   // ufs: per atom 0/1; also "in the part"  (bit 1)
     u32* ufsq;      // ufs: queue of atoms
     i64* ufsacc;    // ufs: per support, unfounded items left (conj) or weight still missing
-    i64* scnt;      // native sums: per sum the true weight and the possible weight (sums.cuh)
+    i64* scnt;      // native sums: YSM_SCNT per sum: true weight, possible weight, slacks of the
+                    // last scans up and down, and the backjump epoch of those (sums.cuh)
     u32* tpos;      // per variable: its trail position while assigned
     u32* srec;      // per variable a sum implied: sum, bound | YSM_SREC_UP, input index
     u32* sconf;     // the native sums' conflict nogood (YSM_SUMCONF)

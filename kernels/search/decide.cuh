@@ -104,6 +104,7 @@ YS_D void backjump(const Prog& P, const Srch& s, u32 target) {
             H[YSM_H_TRAIL] = from;
             if (H[YSM_H_QHEAD] > from) H[YSM_H_QHEAD] = from;
             H[YSM_H_LEVEL] = target;
+            H[YSM_H_BJ_EPOCH] += 1;
         }
     }
     if (lane == 0) s.H[YSM_H_CONFL] = YSM_NONE;

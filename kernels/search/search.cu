@@ -34,8 +34,10 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
     for (u64 k = lane; k < img_words; k += YS_WARP) s.pool[k] = P.img_pool[k];
     // Native sums: nothing true, nothing false yet.
     for (u32 k = lane; k < P.n_nsum; k += YS_WARP) {
-        s.scnt[2 * (u64)k] = 0;
-        s.scnt[2 * (u64)k + 1] = P.nsum_total[k];
+        i64* c = s.scnt + YSM_SCNT * (u64)k;
+        c[0] = 0;
+        c[1] = P.nsum_total[k];
+        c[4] = -1;  // no scan yet
     }
     u32 n_long = P.n_input - P.first_long;
     for (u32 j = lane; j < n_long; j += YS_WARP) {
@@ -94,6 +96,7 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         H[YSM_H_UFS_NEXT] = 0;
         H[YSM_H_UFS_GAP] = 1;
         H[YSM_H_CUBE] = YSM_NONE;
+        H[YSM_H_BJ_EPOCH] = 0;
         if (s.cfg[YSM_CFG_CUBE]) cube_take(g, s);
         s.lim[1] = 0;
     }

@@ -3,8 +3,9 @@
 // (`nogoods::complete_native`: bⱼ ↔ Σ wᵢ·[lᵢ] ≥ kⱼ, bounds ascending, the chain b_{j+1} → bⱼ
 // among the input nogoods).
 //
-// Per sum the search keeps lo (weight of the true literals) and hi (total minus the weight of
-// the false ones) over the trail entries propagation has processed, i.e. those below H_QHEAD:
+// Per sum the search keeps (YSM_SCNT words of scnt) lo (weight of the true literals) and hi
+// (total minus the weight of the false ones) over the trail entries propagation has processed,
+// i.e. those below H_QHEAD:
 // the counters change when a literal is taken off the queue (sums_apply) and are given back
 // when a backjump unassigns a processed entry (sums_undo). After each event of a sum the warp
 // checks it (sum_check), with K⁺ the largest true bound and K⁻ the smallest false one:
@@ -12,6 +13,9 @@
 //   2. hi < kⱼ → ¬bⱼ for the smallest such j;
 //   3. hi − wᵢ < k_{K⁺} → lᵢ;   4. lo + wᵢ ≥ k_{K⁻} → ¬lᵢ;
 // and a conflict when k_{K⁺} > hi or k_{K⁻} ≤ lo, written out in `sconf` (YSM_SUMCONF).
+// Rules 3 and 4 scan the heavy prefix of the literals only when the slack fell below the
+// slack of their last scan since the last backjump (H_BJ_EPOCH; the host's up/down_scanned):
+// what that scan did not imply was assigned.
 //
 // Reasons are lazy: an implied variable v gets reason YSM_SUMREF + v and its record in srec
 // (sum, bound, up/down, input index); its trail position is tpos[v]. The reason nogood is
@@ -35,6 +39,7 @@
 #define YSM_ROLE_FALSE 1u        // its complement holds
 #define YSM_ROLE_BODY 2u         // a body variable of the sum was assigned (3: false)
 #define YSM_ROLE_IDX 1073741823u
+#define YSM_I64_MAX 9223372036854775807ll
 
 YS_D bool is_sumref(u32 r) { return r > YSM_SUMCONF && r < YSM_LEARNED; }
 
@@ -45,8 +50,8 @@ YS_D void sums_lit(const Prog& P, const Srch& s, u32 p, i64 sign, u32 from, u32 
         u32 role = P.nocc_role[k], sum = P.nocc_sum[k], r = role >> 30;
         if (r >= YSM_ROLE_BODY) continue;
         i64 w = P.nsum_w[P.nsum_off[sum] + (role & YSM_ROLE_IDX)];
-        if (r == YSM_ROLE_TRUE) ys_add_i64(&s.scnt[2 * (u64)sum], sign * w);
-        else ys_add_i64(&s.scnt[2 * (u64)sum + 1], -sign * w);
+        if (r == YSM_ROLE_TRUE) ys_add_i64(&s.scnt[YSM_SCNT * (u64)sum], sign * w);
+        else ys_add_i64(&s.scnt[YSM_SCNT * (u64)sum + 1], -sign * w);
     }
 }
 
@@ -183,6 +188,20 @@ YS_D void sum_force(const Prog& P, const Srch& s, u32 sum, u32 j, bool up, i64 s
     const u32 lane = YS_LANE;
     u32 b = P.nsum_off[sum], e = P.nsum_off[sum + 1];
     if (b == e || (up ? P.nsum_w[b] <= slack : P.nsum_w[b] < slack)) return;
+    // Since the last backjump, a scan at slack `last` left every literal it covers assigned.
+    i64* c = s.scnt + YSM_SCNT * (u64)sum;
+    u32 epoch = s.H[YSM_H_BJ_EPOCH];
+    i64 last = (u32)ys_vol(c[4]) == epoch ? ys_vol(c[up ? 2 : 3]) : YSM_I64_MAX;
+    if (slack >= last) return;
+    ys_sync();
+    if (lane == 0) {
+        if ((u32)c[4] != epoch) {
+            c[2] = YSM_I64_MAX;
+            c[3] = YSM_I64_MAX;
+            c[4] = epoch;
+        }
+        c[up ? 2 : 3] = slack;
+    }
     u32 bj = P.nsum_b[P.nsum_boff[sum] + j];
     u64 d0 = 0, d1 = 0;
     if (s.cfg[YSM_CFG_LEARNING] == 1) sum_deps(P, s, sum, up, bj, &d0, &d1);
@@ -210,19 +229,22 @@ YS_D void sum_force(const Prog& P, const Srch& s, u32 sum, u32 j, bool up, i64 s
 YS_D void sum_check(const Prog& P, const Srch& s, u32 sum, u32 level) {
     const u32 lane = YS_LANE;
     ys_sync();
-    i64 lo = ys_vol(s.scnt[2 * (u64)sum]), hi = ys_vol(s.scnt[2 * (u64)sum + 1]);
+    i64 lo = ys_vol(s.scnt[YSM_SCNT * (u64)sum]), hi = ys_vol(s.scnt[YSM_SCNT * (u64)sum + 1]);
     u32 bo = P.nsum_boff[sum], m = P.nsum_boff[sum + 1] - bo;
     const i64* k = P.nsum_k + bo;
     const u32* bv = P.nsum_b + bo;
-    // K⁺ + 1 (0: no true bound) and K⁻ (m: no false bound).
+    // K⁺ + 1 (0: no true bound) and K⁻ (m: no false bound), by binary search: exact once the
+    // chain is propagated (true bounds a prefix, false ones a suffix), which it is at the
+    // sum's last check before a fixpoint; before that a bound found is still true (false).
     u32 kp = 0, km = m;
-    for (u32 j = lane; j < m; j += YS_WARP) {
-        i32 a = ld_asg(s, bv[j]);
-        if (a > 0) kp = j + 1;
-        if (a < 0 && j < km) km = j;
+    for (u32 a = 0, b = m; a < b;) {
+        u32 mid = (a + b) / 2;
+        if (ld_asg(s, bv[mid]) > 0) a = kp = mid + 1; else b = mid;
     }
-    kp = ys_max(kp);
-    km = ~ys_max(~km);
+    for (u32 a = 0, b = m; a < b;) {
+        u32 mid = (a + b) / 2;
+        if (ld_asg(s, bv[mid]) < 0) b = km = mid; else a = mid + 1;
+    }
     if (kp > 0 && k[kp - 1] > hi) {
         sum_conflict(P, s, sum, kp - 1, true);
         return;

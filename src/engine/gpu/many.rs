@@ -97,7 +97,12 @@ impl ManyEngine {
                 split::global_words(&candidates[..k]),
             )
         };
-        let mut stats = Stats::default();
+        let mut stats = Stats {
+            gpu_bytes_per_search: geo.bytes_per_search(),
+            gpu_native_sums: prog.nsums.len() as u64,
+            ..Stats::default()
+        };
+        stats.device_mem.nogoods = prog.bytes();
         let mem: Box<dyn Memory> = match backend {
             Backend::Emulated => {
                 let n = requested.unwrap_or(EMULATED_SEARCHES).max(1);

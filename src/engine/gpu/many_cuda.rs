@@ -235,7 +235,7 @@ impl CudaMemory {
             n,
             to_dev: 0,
             from_dev: 0,
-            bytes: 4 * words + prog.bytes(),
+            bytes: 4 * words,
             image_origin: origin.as_str(),
         })
     }

@@ -23,6 +23,8 @@ pub const SHARE_WORDS: usize = 8;
 pub const SHARE_SLOTS: u32 = 1 << 16;
 pub const CFG_WORDS: usize = 8;
 pub const LHDR: usize = 3;
+/// `i64` words per native sum and search (`YSM_SCNT`, `kernels/search/sums.cuh`).
+pub const SCNT: u64 = 6;
 
 /// Header words the host reads or writes (`YSM_H_*`).
 pub mod h {
@@ -359,7 +361,7 @@ impl Geometry {
         let entries = 2 * (p.n_long() as u64 + lcap);
         let pool_blocks = entries / BLOCK as u64 + entries.min(2 * nv) + 2;
         let n_sup = p.sup_head.len() as u64;
-        // Native sums: two i64 counters per sum, the lazy reasons' records per variable, and
+        // Native sums: SCNT i64 counters per sum, the lazy reasons' records per variable, and
         // a conflict and a reason of the longest sum (+ two literals).
         let (n_sums, sum_len) = (p.nsums.len() as u64, p.nsums.max_len as u64 + 2);
         let with_sums = |words: u64| if n_sums > 0 { words } else { 1 };
@@ -388,7 +390,7 @@ impl Geometry {
             (if p.ufs { na } else { 1 }, false),       // founded
             (if p.ufs { na } else { 1 }, false),       // ufsq
             (if p.ufs { 2 * n_sup } else { 2 }, true), // ufsacc
-            (with_sums(4 * n_sums), true),             // scnt
+            (with_sums(2 * SCNT * n_sums), true),      // scnt
             (nv, false),                               // tpos
             (with_sums(3 * nv), false),                // srec
             (with_sums(sum_len), false),               // sconf
@@ -553,6 +555,7 @@ mod tests {
         assert_eq!(define("YSM_C_WORDS"), C_WORDS as u64);
         assert_eq!(define("YSM_CFG_WORDS"), CFG_WORDS as u64);
         assert_eq!(define("YSM_LHDR"), LHDR as u64);
+        assert_eq!(define("YSM_SCNT"), SCNT);
         assert_eq!(define("YSM_SHARE_WORDS"), SHARE_WORDS as u64);
         assert_eq!(define("YSM_H_STATUS"), h::STATUS as u64);
         assert_eq!(define("YSM_H_ERR"), h::ERR as u64);
