@@ -183,6 +183,17 @@ mod tests {
     }
 
     #[test]
+    fn the_many_searches_engine_takes_sums_as_told_the_single_one_translated() {
+        let sums = |args: &str| plan_of(args).unwrap().device_sums();
+        assert_eq!(sums("--engine=gpu"), Sums::Native);
+        assert_eq!(sums("--engine=auto --sums=all-native"), Sums::AllNative);
+        assert_eq!(sums("--engine=emu --sums=translate"), Sums::Translate);
+        assert_eq!(sums("--engine=gpu --gpu-engine=single"), Sums::Translate);
+        // Only the host engine searches: its completion is built from `host`.
+        assert_eq!(sums("--engine=cpu"), Sums::Translate);
+    }
+
+    #[test]
     fn auto_searches_tuned_on_the_host_and_paper_on_the_device() {
         let p = plan_of("").unwrap();
         assert_eq!(p.kind, EngineKind::Auto);
