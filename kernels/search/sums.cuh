@@ -5,10 +5,10 @@
 //
 // Per sum the search keeps (YSM_SCNT words of scnt) lo (weight of the true literals) and hi
 // (total minus the weight of the false ones) over the trail entries propagation has processed,
-// i.e. those below H_QHEAD:
-// the counters change when a literal is taken off the queue (sums_apply) and are given back
-// when a backjump unassigns a processed entry (sums_undo). After each event of a sum the warp
-// checks it (sum_check), with K⁺ the largest true bound and K⁻ the smallest false one:
+// i.e. those below H_QHEAD: the counters change when a literal is taken off the queue
+// (prop_sums) and are given back when a backjump unassigns a processed entry (sums_undo).
+// After each event of a sum the warp checks it (sum_check; unless a conflict is already
+// found), with K⁺ the largest true bound and K⁻ the smallest false one:
 //   1. lo ≥ kⱼ → bⱼ for the largest such j (the chain does the smaller ones);
 //   2. hi < kⱼ → ¬bⱼ for the smallest such j;
 //   3. hi − wᵢ < k_{K⁺} → lᵢ;   4. lo + wᵢ ≥ k_{K⁻} → ¬lᵢ;
@@ -28,9 +28,9 @@
 // that kind that held at the time (a superset of the reason's: its decision nogood is still
 // implied).
 //
-// Invariant: every entry below H_QHEAD is counted in scnt, no other is; every sum whose last
-// event was processed was checked after it, so at a total assignment without conflict every
-// sum holds (each bⱼ true iff lo = hi ≥ kⱼ).
+// Invariant: every entry below H_QHEAD is counted in scnt, no other is; when propagation ends
+// without a conflict, every sum was checked after its last event, so at a total assignment
+// every sum holds (each bⱼ true iff lo = hi ≥ kⱼ).
 
 #include "watch.cuh"
 

@@ -127,8 +127,8 @@ pub struct Options {
     pub seed: u64,
     /// GPU engine: synchronise and check after every launch.
     pub sync_always: bool,
-    /// Host engine: sum bodies native or translated (the completion must match: native sums
-    /// only with `Sums::Native` and `--engine cpu`; the device engine needs the translation).
+    /// Sum bodies native or translated (the completion must match, `run::plan::Plan`; the
+    /// earlier single-search device engine needs the translation).
     pub sums: crate::config::Sums,
     /// Host engine: decide on applicable rules (the paper's) or on any variable.
     pub decide: crate::config::Decide,

@@ -164,7 +164,7 @@ fn work(
     })
 }
 
-/// The completion for the host engine's `sums` (`None`: the device's, every sum translated).
+/// The completion for `sums` (`None`: every sum translated).
 pub fn completer(sums: Option<crate::config::Sums>) -> fn(&GroundProgram) -> Completion {
     match sums {
         Some(crate::config::Sums::Native) => crate::nogoods::complete_native,

@@ -39,7 +39,7 @@ pub struct SumArrays {
 
 impl SumArrays {
     /// The kernel's view of `sums` over `num_vars` variables; an error when the kernel cannot
-    /// address them (the host side then keeps the translation).
+    /// address them (more than 2^28 variables: no GPU holds a search of that size anyway).
     pub fn new(sums: &[NativeSum], num_vars: u32) -> Result<SumArrays, String> {
         if sums.is_empty() {
             return Ok(SumArrays::default());
