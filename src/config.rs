@@ -197,7 +197,7 @@ pub struct Config {
     #[arg(long, value_enum, help_heading = SOLVING)]
     pub restarts: Option<RestartPolicy>,
 
-    /// Host engine: sum bodies by a propagator or as nogoods.
+    /// Sum bodies by a propagator or as nogoods (the host engine and the GPU engine alike).
     #[arg(long, value_enum, default_value_t = Sums::Native, help_heading = SOLVING)]
     pub sums: Sums,
 

@@ -121,6 +121,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         source,
         config.constants.clone(),
         host_only,
+        plan.device_sums(),
         complete,
         one_thread,
         &stop,
@@ -346,7 +347,8 @@ fn make_engine(
                 };
                 engine.map_err(|e| e.to_string())
             });
-            race.add_gpu_later(ground, crate::nogoods::complete, build)
+            let complete = prepare::completer(Some(plan.device_sums()));
+            race.add_gpu_later(ground, complete, build)
                 .map_err(engine_failure)?;
             Ok(Box::new(race))
         }

@@ -2,8 +2,12 @@
 //! learned store so small that deletion runs at almost every restart, 32 searches sharing
 //! nogoods, on an unsatisfiable program that needs thousands of conflicts (regression: a store
 //! filled by imported binary nogoods, or by conflicts in a row, ended the search with internal
-//! error 2); and the same proof split into cubes.
+//! error 2); and the same proof split into cubes. A program whose weight body is too large to
+//! translate: the kernel's native sums (`kernels/search/sums.cuh`) give clingo's answer sets.
 
+mod common;
+
+use common::bin::{clingo, gringo, yasmin, ROOT};
 use std::process::Command;
 
 #[test]
@@ -60,4 +64,39 @@ fn splitting_into_cubes_proves_unsatisfiability() {
         .and_then(|d| d.trim().parse().ok())
         .expect("a Cubes line: N of 64 refuted");
     assert!(refuted > 0, "{stdout}");
+}
+
+#[test]
+fn a_native_sum_gives_clingos_answer_sets() {
+    let lp = format!("{ROOT}/tests/device/bigsum.lp");
+    let text = std::fs::read_to_string(&lp).unwrap();
+    let (want, code) = clingo(&lp, &["-n", "0"]);
+    assert_eq!(code, Some(30));
+    assert!(want.len() > 100, "the program has many answer sets");
+    let aspif = gringo(&text, &[]);
+    for learning in ["res", "fwd"] {
+        for sums in ["native", "translate"] {
+            let run = yasmin(
+                &[
+                    "--engine=emu",
+                    "--gpu-searches=3",
+                    "-n",
+                    "0",
+                    "--stats",
+                    &format!("--learning={learning}"),
+                    &format!("--sums={sums}"),
+                ],
+                Some(&aspif),
+            );
+            assert_eq!(run.code, Some(30), "{}", run.stderr);
+            assert_eq!(common::answer_sets(&run.stdout), want, "{learning} {sums}");
+            // The sum is native by default, translated on request.
+            let native = if sums == "native" { 1 } else { 0 };
+            assert!(
+                run.stdout.contains(&format!(", {native} native sums")),
+                "{}",
+                run.stdout
+            );
+        }
+    }
 }

@@ -219,6 +219,14 @@ fn check_program(
     vars_with: usize,
     engine: &str,
 ) -> Result<Agreement, Mismatch> {
+    // `emu-native`: the device kernel with every sum native (its counter propagator,
+    // `kernels/search/sums.cuh`); plain `emu` forces that on two programs in three.
+    let all_native = engine == "emu-native" || (engine == "emu" && (vars_with / 3) % 3 != 0);
+    let engine = if engine == "emu-native" {
+        "emu"
+    } else {
+        engine
+    };
     let searches = (1 + vars_with % 8).to_string();
     // The host engine: one thread, or a portfolio of 4 or 2 threads sharing nogoods.
     let threads = ["1", "4", "2"][vars_with % 3];
@@ -263,6 +271,9 @@ fn check_program(
             args.extend(["--gpu-searches", &searches]);
             if !cubes.is_empty() {
                 args.push(cubes);
+            }
+            if all_native {
+                args.push("--sums=all-native");
             }
         }
         let (out, err, code) = run_limited(
@@ -593,6 +604,21 @@ fn differential_device_kernel_on_the_host() {
         Kind::Disjunctive,
     ] {
         run_kind_on(kind, "emu", count);
+    }
+}
+
+/// The device kernel's native sums (`--sums=all-native`: every sum body by the counter
+/// propagator, none translated) on the kinds with sum bodies, both learning schemes.
+#[test]
+fn differential_device_kernel_native_sums() {
+    let count = env_u64("YASMIN_DIFF_EMU_SUMS_COUNT", 150);
+    for kind in [
+        Kind::Aggregate,
+        Kind::NonTight,
+        Kind::Choice,
+        Kind::Disjunctive,
+    ] {
+        run_kind_on(kind, "emu-native", count);
     }
 }
 

@@ -86,6 +86,12 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 // blocking nogoods), which is never a reason.
 #define YSM_LEARNED 2147483648u
 #define YSM_INJECT 4294967294u
+// Native sums (sums.cuh): the reason of a variable v a sum implied is YSM_SUMREF + v, built
+// from the sum when analysis asks; YSM_SUMCONF (variable 0 is never assigned) names the sum
+// conflict written out in `sconf`. Input nogood ids stay below YSM_SUMREF.
+#define YSM_SUMREF 1879048192u
+#define YSM_SUMCONF YSM_SUMREF
+#define YSM_SCNT 6         // i64 words per native sum and search
 
 // ---- per-search status (header word H_STATUS, mirrored in the status array) ----
 #define YSM_ST_INIT 0      // not started: the first slice initialises it
@@ -134,6 +140,9 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_UFS_GAP 30   // the gap after it (doubles while checks find nothing)
 #define YSM_H_SHARE_CUR 31 // the next slot of the sharing ring to import
 #define YSM_H_CUBE 32      // the cube this search works on (cube.cuh), or YSM_NONE
+#define YSM_H_SCONF_LEN 33 // length of the native sums' conflict nogood in `sconf` (sums.cuh)
+#define YSM_H_SBUF_LEN 34  // length of the sum reason last built in `sbuf`
+#define YSM_H_BJ_EPOCH 35  // backjumps so far (sums.cuh: scans before the last one are stale)
 #define YSM_H_WORDS 40
 
 // ---- per-search 64-bit counters ----
@@ -225,6 +234,20 @@ struct Prog {
     const u32* sum_lits;
     const i64* sum_w;
     const i64* sum_lower;
+    // Native sums (sums.cuh; none when every sum is translated): per sum its literals by
+    // decreasing weight (`nsum_off` CSR), their weights and total; its bounds ascending
+    // (`nsum_boff` CSR) with their body variables; per literal code the (sum, role | index)
+    // entries it triggers, grouped by sum (`nocc_off` CSR over 2 * num_vars + 1 codes).
+    const u32* nsum_off;
+    const u32* nsum_lits;
+    const i64* nsum_w;
+    const i64* nsum_total;
+    const u32* nsum_boff;
+    const i64* nsum_k;
+    const u32* nsum_b;
+    const u32* nocc_off;
+    const u32* nocc_sum;
+    const u32* nocc_role;
     u32 num_vars;          // variables 1..num_vars-1
     u32 num_atoms;
     u32 n_input;
@@ -234,6 +257,8 @@ struct Prog {
     u32 n_cyc;
     u32 n_sup;
     u32 ufs;               // 1: the program is not tight
+    u32 n_nsum;            // native sums
+    u32 nsum_max;          // literals of the longest native sum
     u32 pad;
 };
 
@@ -251,13 +276,14 @@ struct Geo {
     u32 o_asg, o_reason, o_trail, o_lim, o_deps, o_mark, o_lmark, o_prev, o_next, o_stamp;
     u32 o_phase, o_scratch, o_inject, o_wpair, o_whead, o_wtail, o_wlen, o_bnext, o_pool;
     u32 o_arena, o_founded, o_ufsq, o_ufsacc;
+    u32 o_scnt, o_tpos, o_srec, o_sconf, o_sbuf;
     u32 pool_blocks;       // blocks in the watch pool
     u32 arena_words;       // learned arena
     u32 lcap;              // learned nogoods at most
     u32 n_searches;
     u32 stop_on_model;     // 1: a model ends the slice of every search
     u32 share_slots;       // 0: no sharing
-    u32 pad;
+    u32 pad, pad2;
 };
 
 // One search's arrays.
@@ -285,6 +311,12 @@ struct Srch {
     u32* founded;   // ufs: per atom 0/1; also "in the part"  (bit 1)
     u32* ufsq;      // ufs: queue of atoms
     i64* ufsacc;    // ufs: per support, unfounded items left (conj) or weight still missing
+    i64* scnt;      // native sums: YSM_SCNT per sum: true weight, possible weight, slacks of the
+                    // last scans up and down, and the backjump epoch of those (sums.cuh)
+    u32* tpos;      // per variable: its trail position while assigned
+    u32* srec;      // per variable a sum implied: sum, bound | YSM_SREC_UP, input index
+    u32* sconf;     // the native sums' conflict nogood (YSM_SUMCONF)
+    u32* sbuf;      // a sum reason built for analysis
     u32* H;         // header (shared memory in the kernel)
     u64* C;         // counters
     u32 cfg[YSM_CFG_WORDS];
@@ -317,6 +349,11 @@ YS_D Srch srch_of(const Geo& g, u32 sid, u32* H) {
     s.founded = b + g.o_founded;
     s.ufsq = b + g.o_ufsq;
     s.ufsacc = (i64*)(b + g.o_ufsacc);
+    s.scnt = (i64*)(b + g.o_scnt);
+    s.tpos = b + g.o_tpos;
+    s.srec = b + g.o_srec;
+    s.sconf = b + g.o_sconf;
+    s.sbuf = b + g.o_sbuf;
     s.H = H;
     s.C = g.ctr + (u64)sid * YSM_C_WORDS;
     for (u32 k = 0; k < YSM_CFG_WORDS; ++k) s.cfg[k] = g.cfg[(u64)sid * YSM_CFG_WORDS + k];
@@ -332,11 +369,16 @@ YS_D bool fails(u32 l, i32 a) { return lpos(l) ? a < 0 : a > 0; }
 YS_D i32 val_for(u32 l, u32 lvl) { return lpos(l) ? (i32)lvl : -(i32)lvl; }
 YS_D i32 ld_asg(const Srch& s, u32 v) { return ys_vol(s.asg[v]); }
 
-// The literals of nogood `ref` (input or learned; not YSM_INJECT).
+// The literals of nogood `ref` (input, learned, YSM_INJECT or YSM_SUMCONF; not the lazy reason
+// of a sum-implied variable: see sum_reason_lits in sums.cuh).
 YS_D const u32* ng_lits(const Prog& p, const Srch& s, u32 ref, u32* n) {
     if (ref == YSM_INJECT) {
         *n = s.H[YSM_H_INJ_LEN];
         return s.inject;
+    }
+    if (ref == YSM_SUMCONF) {
+        *n = s.H[YSM_H_SCONF_LEN];
+        return s.sconf;
     }
     if (ref >= YSM_LEARNED) {
         u32* h = s.arena + (ref - YSM_LEARNED);
@@ -422,6 +464,36 @@ YS_D u32 ys_rank(u32 mask) {
     return 0;
 #else
     return __popc(mask & ((1u << YS_LANE) - 1u));
+#endif
+}
+
+// Atomic add on a 64-bit signed counter.
+YS_D void ys_add_i64(i64* a, i64 v) {
+#ifdef YS_EMU
+    *a += v;
+#else
+    atomicAdd((unsigned long long*)a, (unsigned long long)v);
+#endif
+}
+
+// Inclusive prefix sum over the lanes.
+YS_D i64 ys_scan_i64(i64 x) {
+#ifndef YS_EMU
+    for (u32 d = 1; d < 32; d <<= 1) {
+        i64 y = __shfl_up_sync(YS_FULL, x, d);
+        if (YS_LANE >= d) x += y;
+    }
+#endif
+    return x;
+}
+
+// x of lane src (every lane gets it).
+YS_D i64 ys_shfl_i64(i64 x, u32 src) {
+#ifdef YS_EMU
+    (void)src;
+    return x;
+#else
+    return __shfl_sync(YS_FULL, x, src);
 #endif
 }
 

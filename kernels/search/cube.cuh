@@ -66,7 +66,7 @@ YS_D void cube_take(const Geo& g, const Srch& s) {
 
 // The search's cube is refuted (by it, or by another search): mark and count it once, take the
 // next one, start over at level 1 (all lanes).
-YS_D void cube_refuted(const Geo& g, const Srch& s, u32 nv2) {
+YS_D void cube_refuted(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
     if (YS_LANE == 0) {
         u32 c = s.H[YSM_H_CUBE], bit = 1u << (c % 32);
 #ifdef YS_EMU
@@ -82,6 +82,6 @@ YS_D void cube_refuted(const Geo& g, const Srch& s, u32 nv2) {
         cube_take(g, s);
     }
     ys_sync();
-    restart(g, s, nv2);
+    restart(P, g, s, nv2);
     share_import(g, s);
 }

@@ -64,6 +64,7 @@ YS_D void decide(const Srch& s, u32 q) {
             s.deps[2 * (u64)v] = level < 64 ? (1ull << level) : 0ull;
             s.deps[2 * (u64)v + 1] = (level >= 64 && level < YSM_DEPS_LEVELS) ? (1ull << (level - 64)) : 0ull;
         }
+        s.tpos[v] = t;
         s.trail[t] = q;
         H[YSM_H_TRAIL] = t + 1;
         s.C[YSM_C_DECISIONS] += 1;
@@ -72,12 +73,14 @@ YS_D void decide(const Srch& s, u32 q) {
 }
 
 // Undo every level above `target` (all lanes). Saves phases, re-points the VMTF search.
-YS_D void backjump(const Srch& s, u32 target) {
+YS_D void backjump(const Prog& P, const Srch& s, u32 target) {
     const u32 lane = YS_LANE;
     ys_sync();
     u32 level = s.H[YSM_H_LEVEL];
     if (target < level) {
-        u32 from = s.lim[target + 1], to = s.H[YSM_H_TRAIL];
+        u32 from = s.lim[target + 1], to = s.H[YSM_H_TRAIL], qh = s.H[YSM_H_QHEAD];
+        // The native sums give back what they counted of the processed entries.
+        sums_undo(P, s, from, qh < to ? qh : to);
         u32 best = 0, bestv = YSM_NONE;
         bool save = s.cfg[YSM_CFG_SAVE] != 0;
         for (u32 k = from + lane; k < to; k += YS_WARP) {
@@ -101,6 +104,7 @@ YS_D void backjump(const Srch& s, u32 target) {
             H[YSM_H_TRAIL] = from;
             if (H[YSM_H_QHEAD] > from) H[YSM_H_QHEAD] = from;
             H[YSM_H_LEVEL] = target;
+            H[YSM_H_BJ_EPOCH] += 1;
         }
     }
     if (lane == 0) s.H[YSM_H_CONFL] = YSM_NONE;

@@ -40,7 +40,7 @@ YS_D void analyse_res(const Prog& P, const Srch& s, u32 ref) {
     u32 rv = YSM_NONE;
     while (true) {
         u32 n;
-        const u32* lits = ng_lits(P, s, ref, &n);
+        const u32* lits = reason_lits(P, s, ref, &n);
         for (u32 k = lane; k < n; k += YS_WARP) {
             u32 q = lits[k], v = lvar(q);
             if (v == rv) continue;
@@ -104,7 +104,8 @@ YS_D void analyse_res(const Prog& P, const Srch& s, u32 ref) {
         u32 q = act ? s.scratch[k] : 0;
         if (act) {
             u32 v = lvar(q), r = s.reason[v];
-            if (r != YSM_NONE) {
+            // (A sum's reason is built only for resolution: such literals stay.)
+            if (r != YSM_NONE && !is_sumref(r)) {
                 u32 rn;
                 const u32* rl = ng_lits(P, s, r, &rn);
                 keep = false;
@@ -252,7 +253,7 @@ YS_D void assert_loop(const Prog& P, const Geo& g, const Srch& s) {
     ys_sync();
     if (n == 1) {
         // No support at all: false for good.
-        backjump(s, 1);
+        backjump(P, s, 1);
         if (YS_LANE == 0) imply(s, lneg(s.scratch[0]), YSM_NONE, s.scratch, 1, 1);
         ys_sync();
         return;
@@ -278,14 +279,14 @@ YS_D void resolve(const Prog& P, const Geo& g, const Srch& s, u32 ref, bool perm
         ys_sync();
         return;
     }
-    if (m < H[YSM_H_LEVEL]) backjump(s, m);
+    if (m < H[YSM_H_LEVEL]) backjump(P, s, m);
     bool fwd = s.cfg[YSM_CFG_LEARNING] == 1 && m < YSM_DEPS_LEVELS;
     if (s.cfg[YSM_CFG_LEARNING] == 1 && !fwd && YS_LANE == 0) s.C[YSM_C_FWD_FALLBACK] += 1;
     if (fwd) analyse_fwd(P, s, ref); else analyse_res(P, s, ref);
     if (H[YSM_H_ERR] != 0) return;
     u32 bt, lbd;
     learned_levels(s, &bt, &lbd);
-    backjump(s, bt);
+    backjump(P, s, bt);
     u32 len = H[YSM_H_LEN];
     if (YS_LANE == 0) {
         s.C[YSM_C_LEARNED] += 1;

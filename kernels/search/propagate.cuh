@@ -2,7 +2,7 @@
 // that owns it: the trail is a queue; for each literal p that became true, the input nogoods of
 // length 2 and 3 containing p are checked in full (shared occurrence map, one per lane), then
 // p's watch list (long input nogoods and learned ones) is walked YSM_BLOCK entries at a time,
-// one per lane.
+// one per lane, then the native sums p touches are counted and checked (sums.cuh).
 //
 // Each step has two phases separated by ys_sync(): every lane first reads (values, watches)
 // and decides what its nogood needs (nothing, a new watch, an implication, a conflict), then
@@ -16,7 +16,7 @@
 // only above the backjump level), which keeps the invariant through backjumps; the blocker
 // shortcut (an entry whose blocker is false is skipped) is sound for the same reason.
 
-#include "watch.cuh"
+#include "sums.cuh"
 
 // Make q true at the current level with reason `ref` (literals lits[0..n], all holding but q's
 // complement), or record the conflict if another lane made q false meanwhile. Lane-local.
@@ -38,6 +38,7 @@ YS_D void imply(const Srch& s, u32 q, u32 ref, const u32* lits, u32 n, u32 level
             s.deps[2 * (u64)v + 1] = a1;
         }
         u32 pos = ys_add(&s.H[YSM_H_TRAIL], 1u);
+        s.tpos[v] = pos;
         s.trail[pos] = q;
     } else if ((old > 0) != (val > 0)) {
         ys_cas(&s.H[YSM_H_CONFL], YSM_NONE, ref);
@@ -194,6 +195,7 @@ YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         if (lane == 0) s.H[YSM_H_QHEAD] = q + 1;
         prop_short(P, s, p, level);
         prop_watches(P, g, s, p, level);
+        prop_sums(P, s, p, level);
     }
     ys_sync();
     return false;

@@ -102,8 +102,8 @@ YS_D void reduce_learned(const Geo& g, const Srch& s, u32 nv2) {
 }
 
 // Restart: back to level 1; reduce when due or forced; schedule the next restart.
-YS_D void restart(const Geo& g, const Srch& s, u32 nv2) {
-    backjump(s, 1);
+YS_D void restart(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
+    backjump(P, s, 1);
     u32* H = s.H;
     if (H[YSM_H_FORCE] || H[YSM_H_LCOUNT] >= H[YSM_H_REDUCE_AT]) reduce_learned(g, s, nv2);
     if (YS_LANE == 0) {

@@ -32,6 +32,13 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
     }
     u64 img_words = (u64)P.img_blocks * YSM_BLOCK;
     for (u64 k = lane; k < img_words; k += YS_WARP) s.pool[k] = P.img_pool[k];
+    // Native sums: nothing true, nothing false yet.
+    for (u32 k = lane; k < P.n_nsum; k += YS_WARP) {
+        i64* c = s.scnt + YSM_SCNT * (u64)k;
+        c[0] = 0;
+        c[1] = P.nsum_total[k];
+        c[4] = -1;  // no scan yet
+    }
     u32 n_long = P.n_input - P.first_long;
     for (u32 j = lane; j < n_long; j += YS_WARP) {
         const u32* l = P.ng_lits + P.ng_off[P.first_long + j];
@@ -89,6 +96,7 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         H[YSM_H_UFS_NEXT] = 0;
         H[YSM_H_UFS_GAP] = 1;
         H[YSM_H_CUBE] = YSM_NONE;
+        H[YSM_H_BJ_EPOCH] = 0;
         if (s.cfg[YSM_CFG_CUBE]) cube_take(g, s);
         s.lim[1] = 0;
     }
@@ -104,6 +112,7 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
             s.deps[2 * (u64)v] = 0;
             s.deps[2 * (u64)v + 1] = 0;
             u32 pos = ys_add(&H[YSM_H_TRAIL], 1u);
+            s.tpos[v] = pos;
             s.trail[pos] = q;
         } else if ((old > 0) != (val > 0)) {
             ys_cas(&H[YSM_H_CONFL], YSM_NONE, i);
@@ -171,7 +180,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             if (H[YSM_H_FORCE]) {
                 // The learned store is nearly full: restart and delete first (this conflict
                 // teaches nothing; it will be met again if it matters).
-                restart(g, s, nv2);
+                restart(P, g, s, nv2);
                 share_import(g, s);
                 continue;
             }
@@ -179,14 +188,14 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             continue;
         }
         if (H[YSM_H_RESTART_LEFT] == 0 || H[YSM_H_FORCE]) {
-            restart(g, s, nv2);
+            restart(P, g, s, nv2);
             share_import(g, s);
             continue;
         }
         if (H[YSM_H_CUBE] != YSM_NONE) {
             u32 a = cube_assumption(g, s);
             if (a == YSM_REFUTED) {
-                cube_refuted(g, s, nv2);
+                cube_refuted(P, g, s, nv2);
                 continue;
             }
             if (a != YSM_NONE) {

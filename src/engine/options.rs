@@ -30,8 +30,9 @@ pub enum Heuristic {
     Activity,
 }
 
-/// How the host engine handles sum (cardinality and weight) bodies; the device engine always
-/// gets the translation.
+/// How the engines handle sum (cardinality and weight) bodies: the host engine and the
+/// many-searches device engine alike (the earlier single-search device engine always gets the
+/// translation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sums {
     /// Sums whose decision diagram is small as nogoods, the others by a counter propagator.
@@ -106,6 +107,8 @@ pub struct DeviceOptions {
     pub seed: u64,
     /// Synchronise and check after every launch (debugging).
     pub sync_always: bool,
+    /// Sum bodies native or translated (the completion must match: `run::plan::Plan::device_sums`).
+    pub sums: Sums,
     /// Many-searches engine: searches at once (`None`: as many as fit).
     pub searches: Option<u32>,
     /// Many-searches engine: split into 2^k cubes (`Some(0)`: no splitting; `None`: as many

@@ -48,6 +48,10 @@ pub struct Stats {
     /// Many-searches device engine: cubes of the split (0: none), and how many were refuted.
     pub gpu_cubes: u64,
     pub gpu_cubes_refuted: u64,
+    /// Many-searches device engine: device memory one search takes, and the sums its kernel
+    /// propagates natively (`kernels/search/sums.cuh`; the others are translated).
+    pub gpu_bytes_per_search: u64,
+    pub gpu_native_sums: u64,
     /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
     /// (empty: one engine ran).
     pub portfolio: String,

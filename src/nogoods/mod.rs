@@ -35,8 +35,9 @@ pub struct Completion {
     pub aux_body: Vec<u32>,
     /// Sum bodies encoded by an adder because their decision diagram was too large.
     pub sums_as_adders: usize,
-    /// Sum bodies left to the host engine's propagator ([`complete_native`]); empty when every
-    /// sum is translated to nogoods (what the device engine needs).
+    /// Sum bodies left to the engines' counter propagators ([`complete_native`]: the host's
+    /// `engine/cpu/sums.rs`, the device kernel's `kernels/search/sums.cuh`); empty when every
+    /// sum is translated to nogoods.
     pub native_sums: Vec<native::NativeSum>,
 }
 

@@ -1,5 +1,5 @@
-//! Sum bodies kept as native constraints for the host engine's counter propagator
-//! (`engine/cpu/sums.rs`) instead of being translated to nogoods.
+//! Sum bodies kept as native constraints for the engines' counter propagators
+//! (`engine/cpu/sums.rs`, `kernels/search/sums.cuh`) instead of being translated to nogoods.
 //!
 //! A [`NativeSum`] groups every body `bⱼ ↔ Σ wᵢ·[lᵢ] ≥ kⱼ` over one list of weighted literals
 //! (gringo writes `#sum{…} = Q` and `#sum{…} >= P` for many `P` as one body per bound over the

@@ -151,6 +151,15 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
             "{c}{:<w$}: {} shared, {} imported",
             "  Nogoods", s.shared_out, s.shared_in
         )?;
+        if s.gpu_bytes_per_search > 0 {
+            writeln!(
+                o,
+                "{c}{:<w$}: {:.1} MB per search, {} native sums",
+                "  Memory",
+                s.gpu_bytes_per_search as f64 / (1024.0 * 1024.0),
+                s.gpu_native_sums
+            )?;
+        }
         if s.gpu_cubes > 0 {
             writeln!(
                 o,

@@ -95,6 +95,8 @@ fn stats() -> Stats {
         shared_in: 90,
         gpu_cubes: 64,
         gpu_cubes_refuted: 17,
+        gpu_bytes_per_search: 3 << 20,
+        gpu_native_sums: 1,
         portfolio: "answer from the CPU engine, beside 4 GPU searches".into(),
     }
 }

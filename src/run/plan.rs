@@ -14,6 +14,7 @@ use crate::config::{Config, EngineKind, GpuEngine};
 use crate::engine::options::SearchRow;
 use crate::engine::{
     Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
+    Sums,
 };
 
 /// What `run` builds: the engine kind (`Auto`: the GPU with `device`, else the host engine with
@@ -27,6 +28,18 @@ pub struct Plan {
     pub device: Option<DeviceOptions>,
     /// Which device engine runs the GPU's search.
     pub gpu_engine: GpuEngine,
+}
+
+impl Plan {
+    /// How the completion that may reach the device engine treats sums: `--sums` for the
+    /// many-searches engine (its kernel propagates native sums, `kernels/search/sums.cuh`),
+    /// the translation for the earlier single-search engine.
+    pub fn device_sums(&self) -> Sums {
+        match (self.device, self.gpu_engine) {
+            (Some(o), GpuEngine::Many) => o.sums,
+            _ => Sums::Translate,
+        }
+    }
 }
 
 /// The plan for `c`, or the usage error that stops the run.
@@ -158,6 +171,7 @@ pub fn device_options(c: &Config) -> DeviceOptions {
         heuristic: c.heuristic.unwrap_or(Heuristic::Activity),
         seed: c.seed,
         sync_always: c.sync_always,
+        sums: c.sums,
         searches: c.gpu_searches,
         cubes: c.gpu_cubes,
     }
@@ -267,6 +281,17 @@ mod tests {
         }
         let rows = portfolio_of("--engine=cpu --configuration=paper --learning=fwd", 12);
         assert!(rows.iter().all(|(o, _)| o.learning == Learning::Fwd));
+    }
+
+    #[test]
+    fn the_many_searches_engine_takes_sums_as_told_the_single_one_translated() {
+        let sums = |args: &str| plan_of(args).unwrap().device_sums();
+        assert_eq!(sums("--engine=gpu"), Sums::Native);
+        assert_eq!(sums("--engine=auto --sums=all-native"), Sums::AllNative);
+        assert_eq!(sums("--engine=emu --sums=translate"), Sums::Translate);
+        assert_eq!(sums("--engine=gpu --gpu-engine=single"), Sums::Translate);
+        // Only the host engine searches: its completion is built from `host`.
+        assert_eq!(sums("--engine=cpu"), Sums::Translate);
     }
 
     #[test]

@@ -64,12 +64,13 @@ enum Msg {
     Done(Result<Prepared, Failure>),
 }
 
-/// Prepare `source` on a worker thread: with `complete`, the completion for the host engine
-/// with `host`'s sums (`None`: the device's), and with `build` the host engine there too.
+/// Prepare `source` on a worker thread: with `complete`, the completion with `host`'s sums
+/// (`None`: the device engine's, `device_sums`), and with `build` the host engine there too.
 pub fn prepare(
     source: Source,
     constants: Vec<(String, String)>,
     host: Option<HostOptions>,
+    device_sums: Sums,
     complete: bool,
     build: bool,
     stop: &Stop,
@@ -82,7 +83,15 @@ pub fn prepare(
             let phase = |name, made| {
                 let _ = tx.send(Msg::Phase(name, made));
             };
-            let result = work(&source, &constants, host, complete, build, phase);
+            let result = work(
+                &source,
+                &constants,
+                host,
+                device_sums,
+                complete,
+                build,
+                phase,
+            );
             let _ = tx.send(Msg::Done(result));
         })
         .map_err(|e| Failure::new(exit::MEMORY, format!("cannot start a thread: {e}")))?;
@@ -114,6 +123,7 @@ fn work(
     source: &Source,
     constants: &[(String, String)],
     host: Option<HostOptions>,
+    device_sums: Sums,
     complete: bool,
     build: bool,
     phase: impl Fn(&'static str, String),
@@ -159,7 +169,7 @@ fn work(
     }
     // Native sums only when the host engine is certain to search (the device engine needs the
     // translation).
-    let completion = completer(host.map(|o| o.sums))(&ground);
+    let completion = completer(Some(host.map_or(device_sums, |o| o.sums)))(&ground);
     let db = &completion.db;
     problem.variables = u64::from(db.num_vars);
     problem.nogoods = db.len() as u64;

@@ -68,6 +68,7 @@ pub const MANY_FILES: &[(&str, &str)] = &[
         "watch.cuh",
         include_str!("../../../kernels/search/watch.cuh"),
     ),
+    ("sums.cuh", include_str!("../../../kernels/search/sums.cuh")),
     (
         "propagate.cuh",
         include_str!("../../../kernels/search/propagate.cuh"),

@@ -70,6 +70,16 @@ impl EmuMemory {
             p(&a.sum_lits),
             p(&a.sum_w),
             p(&a.sum_lower),
+            p(&a.nsums.off),
+            p(&a.nsums.lits),
+            p(&a.nsums.w),
+            p(&a.nsums.total),
+            p(&a.nsums.boff),
+            p(&a.nsums.k),
+            p(&a.nsums.b),
+            p(&a.nsums.occ_off),
+            p(&a.nsums.occ_sum),
+            p(&a.nsums.occ_role),
         ];
         let base = vec![0u64; (n as u64 * geo.stride).div_ceil(2) as usize];
         let hdr = vec![0u32; n * H_WORDS];

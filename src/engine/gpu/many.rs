@@ -80,12 +80,8 @@ impl ManyEngine {
         opts: DeviceOptions,
         backend: Backend,
     ) -> Result<ManyEngine, EngineError> {
-        assert!(
-            c.native_sums.is_empty(),
-            "native sums reached the device engine"
-        );
         let t0 = Instant::now();
-        let prog = ProgArrays::new(g, c);
+        let prog = ProgArrays::new(g, c).map_err(EngineError::OutOfMemory)?;
         // YASMIN_ARENA_WORDS (tests): a smaller learned store, so that deletion runs often.
         let arena = std::env::var("YASMIN_ARENA_WORDS")
             .ok()
@@ -101,7 +97,12 @@ impl ManyEngine {
                 split::global_words(&candidates[..k]),
             )
         };
-        let mut stats = Stats::default();
+        let mut stats = Stats {
+            gpu_bytes_per_search: geo.bytes_per_search(),
+            gpu_native_sums: prog.nsums.len() as u64,
+            ..Stats::default()
+        };
+        stats.device_mem.nogoods = prog.bytes();
         let mem: Box<dyn Memory> = match backend {
             Backend::Emulated => {
                 let n = requested.unwrap_or(EMULATED_SEARCHES).max(1);

@@ -104,31 +104,45 @@ impl CudaMemory {
         let s = &stream;
         let a = &prog;
         let p32 = vec![
-            up(s, &a.ng_lits)?,       // 0
-            up(s, &a.ng_off)?,        // 1
-            up(s, &a.socc_off)?,      // 2
-            up(s, &a.socc)?,          // 3
-            up(s, &a.order_occ)?,     // 4
-            up(s, &a.img_len)?,       // 5
-            up(s, &a.img_head)?,      // 6
-            up(s, &a.scc)?,           // 7
-            up(s, &a.cyc_atoms)?,     // 8
-            up(s, &a.sup_head)?,      // 9
-            up(s, &a.sup_rule)?,      // 10
-            up(s, &a.hsup_off)?,      // 11
-            up(s, &a.hsup)?,          // 12
-            up(s, &a.dep_off)?,       // 13
-            up(s, &a.dep_sup)?,       // 14
-            up(s, &a.rule_body)?,     // 15
-            up(s, &a.rule_body_var)?, // 16
-            up(s, &a.body_off)?,      // 17
-            up(s, &a.body_items)?,    // 18
-            up(s, &a.body_kind)?,     // 19
-            up(s, &a.sum_off)?,       // 20
-            up(s, &a.sum_lits)?,      // 21
+            up(s, &a.ng_lits)?,        // 0
+            up(s, &a.ng_off)?,         // 1
+            up(s, &a.socc_off)?,       // 2
+            up(s, &a.socc)?,           // 3
+            up(s, &a.order_occ)?,      // 4
+            up(s, &a.img_len)?,        // 5
+            up(s, &a.img_head)?,       // 6
+            up(s, &a.scc)?,            // 7
+            up(s, &a.cyc_atoms)?,      // 8
+            up(s, &a.sup_head)?,       // 9
+            up(s, &a.sup_rule)?,       // 10
+            up(s, &a.hsup_off)?,       // 11
+            up(s, &a.hsup)?,           // 12
+            up(s, &a.dep_off)?,        // 13
+            up(s, &a.dep_sup)?,        // 14
+            up(s, &a.rule_body)?,      // 15
+            up(s, &a.rule_body_var)?,  // 16
+            up(s, &a.body_off)?,       // 17
+            up(s, &a.body_items)?,     // 18
+            up(s, &a.body_kind)?,      // 19
+            up(s, &a.sum_off)?,        // 20
+            up(s, &a.sum_lits)?,       // 21
+            up(s, &a.nsums.off)?,      // 22
+            up(s, &a.nsums.lits)?,     // 23
+            up(s, &a.nsums.boff)?,     // 24
+            up(s, &a.nsums.b)?,        // 25
+            up(s, &a.nsums.occ_off)?,  // 26
+            up(s, &a.nsums.occ_sum)?,  // 27
+            up(s, &a.nsums.occ_role)?, // 28
         ];
         let p64 = vec![up(s, &a.img_pool)?];
-        let pi64 = vec![up(s, &a.dep_w)?, up(s, &a.sum_w)?, up(s, &a.sum_lower)?];
+        let pi64 = vec![
+            up(s, &a.dep_w)?,
+            up(s, &a.sum_w)?,
+            up(s, &a.sum_lower)?,
+            up(s, &a.nsums.w)?,     // 3
+            up(s, &a.nsums.total)?, // 4
+            up(s, &a.nsums.k)?,     // 5
+        ];
         let p8 = up(s, &a.vkind)?;
         let q = |k: usize| ptr(&p32[k], s);
         let mut pp = ProgParams::counts(a);
@@ -160,6 +174,16 @@ impl CudaMemory {
             q(21),
             ptr(&pi64[1], s),
             ptr(&pi64[2], s),
+            q(22),
+            q(23),
+            ptr(&pi64[3], s),
+            ptr(&pi64[4], s),
+            q(24),
+            ptr(&pi64[5], s),
+            q(25),
+            q(26),
+            q(27),
+            q(28),
         ];
         let words = n as u64 * geo.stride;
         let base = s
@@ -211,7 +235,7 @@ impl CudaMemory {
             n,
             to_dev: 0,
             from_dev: 0,
-            bytes: 4 * words + prog.bytes(),
+            bytes: 4 * words,
             image_origin: origin.as_str(),
         })
     }

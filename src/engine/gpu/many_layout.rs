@@ -1,16 +1,18 @@
 //! The many-searches engine's memory: the read-only program arrays every search shares
 //! (`ProgArrays`, built once on the host), the per-search geometry (`Geometry`: where each
-//! per-search array starts and how many words one search takes), and the `#[repr(C)]` twins of
-//! the kernel's `struct Prog` and `struct Geo` (`kernels/search/common.cuh`).
+//! per-search array starts and how many words one search takes); the kernel structs' twins are
+//! in `many_params.rs`.
 //!
-//! Invariant: every `YSM_*` constant mirrored here equals the header's (a test parses it);
-//! `ProgParams` and `GeoParams` have the kernel structs' layout (size asserted); the watch pool
-//! of [`Geometry`] has enough blocks that it never runs out (every long nogood has two entries,
-//! and a list of n entries takes ceil(n / BLOCK) blocks).
+//! Invariant: every `YSM_*` constant mirrored here equals the header's (`many_params.rs` tests
+//! it); the watch pool of [`Geometry`] has enough blocks that it never runs out (every long
+//! nogood has two entries, and a list of n entries takes ceil(n / BLOCK) blocks).
 
 use crate::ground::{BodyDef, GroundProgram};
 use crate::lit::Lit;
 use crate::nogoods::Completion;
+
+pub use super::many_params::{GeoParams, ProgParams};
+use super::many_sums::{SumArrays, SUMREF};
 
 pub const NONE: u32 = u32::MAX;
 pub const BLOCK: usize = 16;
@@ -21,6 +23,8 @@ pub const SHARE_WORDS: usize = 8;
 pub const SHARE_SLOTS: u32 = 1 << 16;
 pub const CFG_WORDS: usize = 8;
 pub const LHDR: usize = 3;
+/// `i64` words per native sum and search (`YSM_SCNT`, `kernels/search/sums.cuh`).
+pub const SCNT: u64 = 6;
 
 /// Header words the host reads or writes (`YSM_H_*`).
 pub mod h {
@@ -109,6 +113,8 @@ pub struct ProgArrays {
     pub sum_lits: Vec<u32>,
     pub sum_w: Vec<i64>,
     pub sum_lower: Vec<i64>,
+    /// The native sums (`many_sums.rs`; empty when every sum is translated).
+    pub nsums: SumArrays,
     pub num_vars: u32,
     pub num_atoms: u32,
     pub n_input: u32,
@@ -124,10 +130,17 @@ fn csr<T: Copy + Default>(n: usize, pairs: &[(usize, T)]) -> (Vec<u32>, Vec<T>) 
 }
 
 impl ProgArrays {
-    pub fn new(g: &GroundProgram, c: &Completion) -> ProgArrays {
+    /// The arrays of `c`; an error when the kernel cannot address them.
+    pub fn new(g: &GroundProgram, c: &Completion) -> Result<ProgArrays, String> {
         let db = &c.db;
         let nv = db.num_vars as usize;
         let n_input = db.len();
+        if n_input >= SUMREF as usize {
+            return Err(format!(
+                "{n_input} nogoods are too many for the device engine"
+            ));
+        }
+        let nsums = SumArrays::new(&c.native_sums, db.num_vars)?;
         let n_units = db.bounds[0] as usize;
         let first_long = db.bounds[2] as usize;
         // Input nogoods of length 2 and 3 per literal.
@@ -189,12 +202,13 @@ impl ProgArrays {
             first_long: first_long as u32,
             img_blocks: blocks,
             ufs: !g.tight,
+            nsums,
             ..ProgArrays::default()
         };
         if !g.tight {
             p.add_unfounded(g, c);
         }
-        p
+        Ok(p)
     }
 
     /// The data of the unfounded-set check (`kernels/search/unfounded.cuh`).
@@ -300,7 +314,7 @@ impl ProgArrays {
             + self.sum_off.len()
             + self.sum_lits.len();
         let w64 = self.img_pool.len() + self.dep_w.len() + self.sum_w.len() + self.sum_lower.len();
-        (4 * w32 + 8 * w64 + self.vkind.len()) as u64
+        (4 * w32 + 8 * w64 + self.vkind.len()) as u64 + self.nsums.bytes()
     }
 }
 
@@ -308,7 +322,7 @@ impl ProgArrays {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Geometry {
     pub stride: u64,
-    pub o: [u32; 23],
+    pub o: [u32; 28],
     pub pool_blocks: u32,
     pub arena_words: u32,
     pub lcap: u32,
@@ -318,10 +332,10 @@ pub struct Geometry {
 pub const SCRATCH: usize = 11;
 
 /// Names of `Geometry::o`, in the order of the kernel's `Geo` fields.
-pub const OFFSETS: [&str; 23] = [
+pub const OFFSETS: [&str; 28] = [
     "asg", "reason", "trail", "lim", "deps", "mark", "lmark", "prev", "next", "stamp", "phase",
     "scratch", "inject", "wpair", "whead", "wtail", "wlen", "bnext", "pool", "arena", "founded",
-    "ufsq", "ufsacc",
+    "ufsq", "ufsacc", "scnt", "tpos", "srec", "sconf", "sbuf",
 ];
 
 impl Geometry {
@@ -334,8 +348,12 @@ impl Geometry {
         let entries = 2 * (p.n_long() as u64 + lcap);
         let pool_blocks = entries / BLOCK as u64 + entries.min(2 * nv) + 2;
         let n_sup = p.sup_head.len() as u64;
+        // Native sums: SCNT i64 counters per sum, the lazy reasons' records per variable, and
+        // a conflict and a reason of the longest sum (+ two literals).
+        let (n_sums, sum_len) = (p.nsums.len() as u64, p.nsums.max_len as u64 + 2);
+        let with_sums = |words: u64| if n_sums > 0 { words } else { 1 };
         // (words, 8-byte aligned)
-        let sizes: [(u64, bool); 23] = [
+        let sizes: [(u64, bool); 28] = [
             (nv, false),                               // asg
             (nv, false),                               // reason
             (nv + 1, false),                           // trail
@@ -359,8 +377,13 @@ impl Geometry {
             (if p.ufs { na } else { 1 }, false),       // founded
             (if p.ufs { na } else { 1 }, false),       // ufsq
             (if p.ufs { 2 * n_sup } else { 2 }, true), // ufsacc
+            (with_sums(2 * SCNT * n_sums), true),      // scnt
+            (nv, false),                               // tpos
+            (with_sums(3 * nv), false),                // srec
+            (with_sums(sum_len), false),               // sconf
+            (with_sums(sum_len), false),               // sbuf
         ];
-        let mut o = [0u32; 23];
+        let mut o = [0u32; 28];
         let mut at = 0u64;
         for (k, &(words, align)) in sizes.iter().enumerate() {
             if align && at % 2 == 1 {
@@ -390,187 +413,9 @@ impl Geometry {
     }
 }
 
-/// The kernel's `struct Prog` (pointers as u64: device addresses, or host addresses under the
-/// emulation).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ProgParams {
-    pub ptrs: [u64; 27],
-    pub num_vars: u32,
-    pub num_atoms: u32,
-    pub n_input: u32,
-    pub n_units: u32,
-    pub first_long: u32,
-    pub img_blocks: u32,
-    pub n_cyc: u32,
-    pub n_sup: u32,
-    pub ufs: u32,
-    pub pad: u32,
-}
-
-/// The kernel's `struct Geo`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GeoParams {
-    pub base: u64,
-    pub hdr: u64,
-    pub ctr: u64,
-    pub cfg: u64,
-    pub status: u64,
-    pub global: u64,
-    pub share: u64,
-    pub stride: u64,
-    pub o: [u32; 23],
-    pub pool_blocks: u32,
-    pub arena_words: u32,
-    pub lcap: u32,
-    pub n_searches: u32,
-    pub stop_on_model: u32,
-    pub share_slots: u32,
-    pub pad: u32,
-}
-
-// SAFETY: plain old data, passed by value to the kernel.
-unsafe impl cudarc::driver::DeviceRepr for ProgParams {}
-// SAFETY: as above.
-unsafe impl cudarc::driver::DeviceRepr for GeoParams {}
-
-impl GeoParams {
-    pub fn new(geo: &Geometry, n_searches: u32) -> GeoParams {
-        GeoParams {
-            stride: geo.stride,
-            o: geo.o,
-            pool_blocks: geo.pool_blocks,
-            arena_words: geo.arena_words,
-            lcap: geo.lcap,
-            n_searches,
-            stop_on_model: 1,
-            share_slots: SHARE_SLOTS,
-            ..GeoParams::default()
-        }
-    }
-}
-
-impl ProgParams {
-    pub fn counts(p: &ProgArrays) -> ProgParams {
-        ProgParams {
-            num_vars: p.num_vars,
-            num_atoms: p.num_atoms,
-            n_input: p.n_input,
-            n_units: p.n_units,
-            first_long: p.first_long,
-            img_blocks: p.img_blocks,
-            n_cyc: p.cyc_atoms.len() as u32,
-            n_sup: p.sup_head.len() as u32,
-            ufs: u32::from(p.ufs),
-            ..ProgParams::default()
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const HEADER: &str = include_str!("../../../kernels/search/common.cuh");
-
-    fn define(name: &str) -> u64 {
-        let line = HEADER
-            .lines()
-            .find(|l| l.starts_with(&format!("#define {name} ")))
-            .unwrap_or_else(|| panic!("{name} not in common.cuh"));
-        let v = line
-            .split_whitespace()
-            .nth(2)
-            .unwrap()
-            .trim_end_matches('u');
-        v.parse().unwrap()
-    }
-
-    #[test]
-    fn constants_match_the_kernel_header() {
-        assert_eq!(define("YSM_NONE"), NONE as u64);
-        assert_eq!(define("YSM_BLOCK"), BLOCK as u64);
-        assert_eq!(define("YSM_H_WORDS"), H_WORDS as u64);
-        assert_eq!(define("YSM_C_WORDS"), C_WORDS as u64);
-        assert_eq!(define("YSM_CFG_WORDS"), CFG_WORDS as u64);
-        assert_eq!(define("YSM_LHDR"), LHDR as u64);
-        assert_eq!(define("YSM_SHARE_WORDS"), SHARE_WORDS as u64);
-        assert_eq!(define("YSM_H_STATUS"), h::STATUS as u64);
-        assert_eq!(define("YSM_H_ERR"), h::ERR as u64);
-        for (name, v) in [
-            ("INIT", status::INIT),
-            ("RUN", status::RUN),
-            ("MODEL", status::MODEL),
-            ("BLOCK", status::BLOCK),
-            ("UNSAT", status::UNSAT),
-            ("ERROR", status::ERROR),
-        ] {
-            assert_eq!(define(&format!("YSM_ST_{name}")), v as u64);
-        }
-        for (name, v) in [
-            ("DECISIONS", c::DECISIONS),
-            ("CONFLICTS", c::CONFLICTS),
-            ("PROPS", c::PROPS),
-            ("LEARNED", c::LEARNED),
-            ("LEARNED_LITS", c::LEARNED_LITS),
-            ("RESTARTS", c::RESTARTS),
-            ("DELETED", c::DELETED),
-            ("LOOPS", c::LOOPS),
-            ("FWD_FALLBACK", c::FWD_FALLBACK),
-            ("MODELS", c::MODELS),
-            ("EXPORTED", c::EXPORTED),
-            ("IMPORTED", c::IMPORTED),
-            ("CUBES", c::CUBES),
-        ] {
-            assert_eq!(define(&format!("YSM_C_{name}")), v as u64);
-        }
-        for (name, v) in [
-            ("LEARNING", cfg::LEARNING),
-            ("RESTART", cfg::RESTART),
-            ("SIGN", cfg::SIGN),
-            ("ORDER", cfg::ORDER),
-            ("SEED", cfg::SEED),
-            ("SAVE", cfg::SAVE),
-            ("CUBE", cfg::CUBE),
-        ] {
-            assert_eq!(define(&format!("YSM_CFG_{name}")), v as u64);
-        }
-        for (name, v) in [
-            ("MODELS", g::MODELS),
-            ("ENDED", g::ENDED),
-            ("STOP", g::STOP),
-            ("CUBE_DONE", g::CUBE_DONE),
-            ("CUBE_BITS", g::CUBE_BITS),
-            ("CUBE_VAR", g::CUBE_VAR),
-            ("CUBE_MAP", g::CUBE_MAP),
-            ("WORDS", g::WORDS),
-        ] {
-            assert_eq!(define(&format!("YSM_G_{name}")), v as u64);
-        }
-        assert_eq!(define("YSM_CUBE_MAX_BITS"), g::CUBE_MAX_BITS as u64);
-    }
-
-    #[test]
-    fn struct_sizes_match_the_kernel() {
-        // struct Prog: 27 pointers, 10 words; struct Geo: 8 pointer-sized, 23 + 7 words.
-        assert_eq!(std::mem::size_of::<ProgParams>(), 27 * 8 + 10 * 4);
-        assert_eq!(std::mem::size_of::<GeoParams>(), 8 * 8 + 30 * 4);
-        let geo_fields = HEADER
-            .split("struct Geo {")
-            .nth(1)
-            .unwrap()
-            .split("};")
-            .next()
-            .unwrap();
-        assert_eq!(OFFSETS[SCRATCH], "scratch");
-        for name in OFFSETS {
-            assert!(
-                geo_fields.contains(&format!("o_{name}")),
-                "Geo lacks o_{name}"
-            );
-        }
-    }
 
     #[test]
     fn csr_groups_values_by_key() {
