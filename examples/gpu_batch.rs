@@ -44,6 +44,7 @@ fn parse_args() -> Result<Args, String> {
             heuristic: Heuristic::Activity,
             seed: 0,
             sync_always: false,
+            sums: Sums::Translate,
             searches: None,
             cubes: None,
         },

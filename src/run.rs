@@ -114,8 +114,9 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     // the worker when it searches alone (one thread).
     let host_only = plan.host.filter(|_| plan.kind == EngineKind::Cpu);
     let one_thread = threads::wanted(config, plan.kind) == 1;
-    // `auto` completes later: the host threads their own way (native sums) while the device's
-    // translation is made beside them.
+    // `auto` completes a decision problem later: the host threads their own way while the
+    // device's completion is made beside them; a program with an objective here (the host
+    // engine searches it).
     let complete = plan.kind != EngineKind::Auto;
     let prepared = match prepare::prepare(
         source,
@@ -123,6 +124,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         host_only,
         plan.device_sums(),
         complete,
+        config.opt_mode.kind != OptKind::Ignore,
         one_thread,
         &stop,
         &mut phases,

@@ -237,7 +237,7 @@ def run(args):
                     st = row["stats"]
                     print("%-44s %-18s %-8s %-8s %7.2fs %6.0f MB  dec=%s confl=%s" % (
                         inst["instance"][-44:], c["name"][:18], row["result"], row["verdict"],
-                        row["wall_s"], row["maxrss_kb"] / 1024, st.get("decisions", "-"),
+                        row["wall_s"], (row["maxrss_kb"] or 0) / 1024, st.get("decisions", "-"),
                         st.get("conflicts", "-")), flush=True)
 
         lanes = [threading.Thread(target=lane, args=(jobs["single"],))

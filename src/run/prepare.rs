@@ -64,14 +64,17 @@ enum Msg {
     Done(Result<Prepared, Failure>),
 }
 
-/// Prepare `source` on a worker thread: with `complete`, the completion with `host`'s sums
-/// (`None`: the device engine's, `device_sums`), and with `build` the host engine there too.
+/// Prepare `source` on a worker thread: with `complete` (or `objective` and a program with
+/// `#minimize`: the host engine searches it, and its completion is made here, where the time
+/// limit holds), the completion with `host`'s sums (`None`: the device engine's,
+/// `device_sums`), and with `build` the host engine there too.
 pub fn prepare(
     source: Source,
     constants: Vec<(String, String)>,
     host: Option<HostOptions>,
     device_sums: Sums,
     complete: bool,
+    objective: bool,
     build: bool,
     stop: &Stop,
     phases: &mut Phases,
@@ -88,7 +91,7 @@ pub fn prepare(
                 &constants,
                 host,
                 device_sums,
-                complete,
+                (complete, objective),
                 build,
                 phase,
             );
@@ -124,7 +127,7 @@ fn work(
     constants: &[(String, String)],
     host: Option<HostOptions>,
     device_sums: Sums,
-    complete: bool,
+    (complete, objective): (bool, bool),
     build: bool,
     phase: impl Fn(&'static str, String),
 ) -> Result<Prepared, Failure> {
@@ -159,7 +162,7 @@ fn work(
     );
     problem.bodies = ground.bodies.len() as u64;
     problem.tight = ground.tight;
-    if !complete {
+    if !complete && !(objective && !program.minimize.is_empty()) {
         return Ok(Prepared {
             program,
             problem,
