@@ -37,14 +37,15 @@ class Configs(unittest.TestCase):
         cases = {
             "clingo": ("single", []),
             "clingo-t16": ("machine", ["-t", "16"]),
-            "cpu:res": ("single", ["--engine", "cpu", "--learning", "res"]),
+            # yasmin-rs's host engine takes every core unless told: `cpu:res` is one thread.
+            "cpu:res": ("single", ["--engine", "cpu", "--learning", "res", "-t", "1"]),
             "cpu:res:t16": ("machine", ["--engine", "cpu", "--learning", "res", "-t", "16"]),
             "gpu:fwd:jw": ("device", ["--engine", "gpu", "--learning", "fwd", "--heuristic",
                                       "jw"]),
             "auto:res": ("machine", ["--engine", "auto", "--learning", "res"]),
             "cpu:fwd:activity:vars+fwd-cut=lits": (
                 "single", ["--engine", "cpu", "--learning", "fwd", "--heuristic", "activity",
-                           "--decide", "vars", "--fwd-cut=lits"]),
+                           "--decide", "vars", "-t", "1", "--fwd-cut=lits"]),
             "yasmin:g1:--engine=gpu -t 1": ("device", ["--engine=gpu", "-t", "1"]),
             "yasmin:c8:--engine cpu --parallel-mode 8,compete": (
                 "machine", ["--engine", "cpu", "--parallel-mode", "8,compete"]),
