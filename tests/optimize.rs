@@ -129,13 +129,19 @@ fn enum_within_a_bound_and_ignore() {
 
 #[test]
 fn an_initial_bound_is_inclusive() {
-    let r = run(&["--opt-mode=opt,-1,1"]);
-    assert_eq!(r.code, Some(30), "{}", r.stdout);
-    assert_eq!(costs(&r.stdout), [[-1, 1]]);
-    let r = run(&["--opt-mode=opt,-2"]);
-    assert_eq!(r.code, Some(20), "{}", r.stdout);
-    assert_eq!(result_line(&r.stdout), "UNSATISFIABLE");
-    assert!(!r.stdout.contains("Optimum"), "{}", r.stdout);
+    // On one thread and on several optimising together: a thread that searched before the
+    // bound reached it once reported a model above the bound (regression).
+    for t in ["1", "4"] {
+        for _ in 0..5 {
+            let r = run(&["--opt-mode=opt,-1,1", "-t", t]);
+            assert_eq!(r.code, Some(30), "{}", r.stdout);
+            assert_eq!(costs(&r.stdout), [[-1, 1]]);
+            let r = run(&["--opt-mode=opt,-2", "-t", t]);
+            assert_eq!(r.code, Some(20), "{}", r.stdout);
+            assert_eq!(result_line(&r.stdout), "UNSATISFIABLE");
+            assert!(!r.stdout.contains("Optimum"), "{}", r.stdout);
+        }
+    }
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //! optimisation. The caller (`run/enumerate.rs`) sees one engine: each model it gets is better
 //! than the one before, and `Exhausted` once a thread proved that nothing beats the last one.
 //!
-//! Invariant: the bound a thread searches under is never tighter than the best model accepted
+//! Invariant: no thread searches before the caller's first call, so a bound given before it
+//! (`--opt-mode=opt,B`) holds for every model reported; the bound a thread searches under is
+//! never tighter than the best model accepted
 //! so far, except by that thread's own model, whose report reaches the caller before anything
 //! the thread reports later (one channel, in order); so a thread's proof that nothing beats its
 //! bound proves the last accepted model optimal (or, before any model, that none exists). A
@@ -35,6 +37,9 @@ enum Report {
 
 /// What the caller tells the threads.
 struct Control {
+    /// The caller asked for the first model: the threads may search (an initial bound, set
+    /// before, is then in place for all of them).
+    go: AtomicBool,
     /// Every thread stops.
     stop: AtomicBool,
     /// Per thread: stop searching and look at the bound (the thread's `Limits::interrupt`).
@@ -89,6 +94,7 @@ impl OptRace {
     ) -> Result<OptRace, EngineError> {
         let program = Arc::new((ground, completion));
         let ctl = Arc::new(Control {
+            go: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             pokes: hosts
                 .iter()
@@ -169,6 +175,7 @@ impl OptRace {
     }
 
     fn race(&mut self, limits: &Limits) -> Step {
+        self.ctl.go.store(true, Ordering::Release);
         loop {
             if limits.reached() {
                 self.stop_all(None);
@@ -223,6 +230,11 @@ fn member(
     }
     let mut engine = CpuEngine::new(&program.0, &program.1, opts);
     drop(program);
+    // No search before the caller's first call: a bound it gives first (`--opt-mode=opt,B`)
+    // must hold for every model a thread reports.
+    while !ctl.go.load(Ordering::Acquire) && !ctl.stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
     let poke = ctl.pokes[i as usize].clone();
     let limits = Limits {
         deadline,
