@@ -1,0 +1,230 @@
+//! Tests of the race: fake GPU members, host threads enumerating and proving.
+
+use super::*;
+use crate::engine::cpu::tests::{opts, prog};
+use crate::engine::Model;
+use crate::engine::{Heuristic, Learning};
+use lparse::Rule;
+
+/// A stand-in for the GPU member: answers `answer` at once, or (with `None`) searches until
+/// the race stops it, or fails.
+struct Fake {
+    answer: Option<Result<Step, ()>>,
+    stats: Stats,
+}
+
+impl Engine for Fake {
+    fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        match self.answer.take() {
+            Some(Ok(step)) => Ok(step),
+            Some(Err(())) => Err(EngineError::Device("fake fault".into())),
+            None => {
+                while !limits.reached() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Ok(Step::Stopped)
+            }
+        }
+    }
+    fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
+
+/// `{a; b}. :- a, b. :- not a, not b.` — two models, {a} and {b} (atoms 1 and 2).
+fn two_models() -> GroundProgram {
+    let p = prog(vec![
+        Rule::choice(&[1, 2], &[]),
+        Rule::normal(&[], &[1, 2]),
+        Rule::normal(&[], &[-1, -2]),
+    ]);
+    crate::ground::analyse(&p).unwrap()
+}
+
+/// The host member's preparation, slowed down so that a GPU member answering at once is
+/// surely first.
+fn slow_complete(p: &GroundProgram) -> Completion {
+    std::thread::sleep(Duration::from_millis(300));
+    crate::nogoods::complete(p)
+}
+
+fn race(answer: Option<Result<Step, ()>>) -> Race {
+    race_with(answer, crate::nogoods::complete)
+}
+
+fn race_with(answer: Option<Result<Step, ()>>, complete: fn(&GroundProgram) -> Completion) -> Race {
+    let stats = Stats {
+        gpu_searches: 7,
+        ..Stats::default()
+    };
+    let host = opts(Learning::Res, Heuristic::Activity, 1);
+    let hosts = vec![(host, "base")];
+    let mut r = Race::start(two_models(), HostCompletion::Make(complete), hosts, None).unwrap();
+    r.add_gpu(Box::new(Fake { answer, stats }));
+    r
+}
+
+#[test]
+fn the_host_member_answers_when_the_gpu_member_does_not() {
+    let mut r = race(None);
+    let limits = Limits::none();
+    let Ok(Step::Model(m)) = r.next_model(&limits) else {
+        panic!("no model")
+    };
+    assert!(m.atoms == vec![1] || m.atoms == vec![2], "{m:?}");
+    let line = &r.stats().portfolio;
+    assert!(line.contains("answer from the CPU engine;"), "{line}");
+    assert!(line.contains("7 GPU searches"), "{line}");
+    // The race is the host member alone now: the other model, then no more.
+    let Ok(Step::Model(m2)) = r.next_model(&limits) else {
+        panic!("no second model")
+    };
+    assert_ne!(m, m2);
+    assert_eq!(r.next_model(&limits).unwrap(), Step::Exhausted);
+}
+
+#[test]
+fn the_gpu_members_answer_stands_when_it_comes_first() {
+    let model = Model { atoms: vec![2] };
+    let mut r = race_with(Some(Ok(Step::Model(model.clone()))), slow_complete);
+    assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Model(model));
+    assert!(r.stats().portfolio.contains("from the GPU engine"));
+}
+
+#[test]
+fn a_later_gpu_member_is_built_when_its_completion_is_ready() {
+    let host = opts(Learning::Res, Heuristic::Activity, 1);
+    let hosts = vec![(host, "base")];
+    let mut r = Race::start(
+        two_models(),
+        HostCompletion::Make(slow_complete),
+        hosts,
+        None,
+    )
+    .unwrap();
+    let model = Model { atoms: vec![1] };
+    let answer = Some(Ok(Step::Model(model.clone())));
+    let build: GpuBuild = Box::new(move |_, completion| {
+        assert!(
+            completion.db.len() > 0,
+            "built from the device's completion"
+        );
+        let stats = Stats {
+            gpu_searches: 3,
+            ..Stats::default()
+        };
+        Ok(Box::new(Fake { answer, stats }) as Box<dyn Engine>)
+    });
+    r.add_gpu_later(two_models(), crate::nogoods::complete, build)
+        .unwrap();
+    assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Model(model));
+    assert!(r.stats().portfolio.contains("answer from the GPU engine"));
+}
+
+#[test]
+fn a_host_answer_before_the_device_completion_skips_the_gpu_member() {
+    fn never(p: &GroundProgram) -> Completion {
+        std::thread::sleep(Duration::from_secs(30));
+        crate::nogoods::complete(p)
+    }
+    let host = opts(Learning::Res, Heuristic::Activity, 1);
+    let make = HostCompletion::Make(crate::nogoods::complete);
+    let mut r = Race::start(two_models(), make, vec![(host, "base")], None).unwrap();
+    let build: GpuBuild = Box::new(|_, _| panic!("the GPU member is not needed"));
+    r.add_gpu_later(two_models(), never, build).unwrap();
+    let t = Instant::now();
+    assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "did not wait for the device"
+    );
+}
+
+#[test]
+fn a_failing_gpu_member_leaves_the_answer_to_the_host_member() {
+    let mut r = race(Some(Err(())));
+    assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
+    assert!(r.stats().portfolio.contains("from the CPU engine"));
+}
+
+#[test]
+fn without_a_gpu_member_the_host_member_answers_alone() {
+    let host = opts(Learning::Res, Heuristic::Activity, 1);
+    let make = HostCompletion::Make(crate::nogoods::complete);
+    let mut r = Race::start(two_models(), make, vec![(host, "base")], None).unwrap();
+    assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
+    assert!(r.stats().portfolio.is_empty());
+}
+
+/// `k` host threads over `p`: decisions on variables with resolution, and on rules with
+/// forward learning, in turn, each with its own seed.
+fn threads(p: GroundProgram, k: usize) -> Race {
+    use crate::engine::cpu::tests::opts_vars;
+    let hosts = (0..k as u64)
+        .map(|i| match i % 2 {
+            0 => (opts_vars(Learning::Res, Heuristic::Activity, 1 + i), "vars"),
+            _ => (opts(Learning::Fwd, Heuristic::Jw, 1 + i), "rules-fwd"),
+        })
+        .collect();
+    let completion = HostCompletion::Ready(crate::nogoods::complete_native(&p));
+    Race::start(p, completion, hosts, None).unwrap()
+}
+
+#[test]
+fn host_threads_enumerate_every_model_once() {
+    // {a;b;c} with at least one: 7 models, whichever thread answers first.
+    for k in [2, 4, 13] {
+        let p = prog(vec![
+            Rule::choice(&[1, 2, 3], &[]),
+            Rule::normal(&[], &[-1, -2, -3]),
+        ]);
+        let mut r = threads(crate::ground::analyse(&p).unwrap(), k);
+        let limits = Limits::none();
+        let mut seen = std::collections::HashSet::new();
+        loop {
+            match r.next_model(&limits).unwrap() {
+                Step::Model(m) => assert!(seen.insert(m.atoms), "a model repeated"),
+                Step::Exhausted => break,
+                Step::Stopped => panic!("stopped without limits"),
+            }
+        }
+        assert_eq!(seen.len(), 7, "{k} threads");
+        let line = &r.stats().portfolio;
+        assert!(line.contains(&format!("({k} threads)")), "{line}");
+        assert!(line.contains("answer from CPU thread"), "{line}");
+    }
+}
+
+#[test]
+fn host_threads_prove_unsatisfiability() {
+    // Pigeons: 4 into 3 holes (no model), hard enough for some conflicts and sharing.
+    let mut rules = Vec::new();
+    let var = |p: i32, h: i32| 1 + p * 3 + h;
+    for p in 0..4 {
+        let holes = [var(p, 0), var(p, 1), var(p, 2)].map(|v| v as u32);
+        rules.push(Rule::choice(&holes, &[]));
+        rules.push(Rule::normal(&[], &[-var(p, 0), -var(p, 1), -var(p, 2)]));
+    }
+    for h in 0..3 {
+        for p in 0..4 {
+            for q in p + 1..4 {
+                rules.push(Rule::normal(&[], &[var(p, h), var(q, h)]));
+            }
+        }
+    }
+    let g = crate::ground::analyse(&prog(rules)).unwrap();
+    let mut r = threads(g, 6);
+    assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Exhausted);
+}
+
+#[test]
+fn an_interrupt_stops_both_members() {
+    // An unsatisfiable program would be proved at once; a stopped race must not wait for
+    // the host member beyond the interrupt: the user's flag is set before the race runs.
+    let mut r = race(None);
+    let limits = Limits::none();
+    limits.interrupt.store(true, Ordering::Relaxed);
+    let step = r.next_model(&limits).unwrap();
+    // The host member may have answered before it saw the stop; either is a right answer.
+    assert!(matches!(step, Step::Stopped | Step::Model(_)), "{step:?}");
+}
