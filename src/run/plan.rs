@@ -194,13 +194,17 @@ mod tests {
     use super::*;
     use crate::engine::Sums;
 
-    fn plan_of(args: &str) -> Result<Plan, String> {
-        let c = Config::try_from_args(
+    fn config_of(args: &str) -> Result<Config, String> {
+        Config::try_from_args(
             format!("yasmin-rs {args}")
                 .split_whitespace()
                 .map(Into::into),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())
+    }
+
+    fn plan_of(args: &str) -> Result<Plan, String> {
+        let c = config_of(args)?;
         plan(&c).map_err(|f| {
             assert_eq!(f.code, exit::USAGE);
             f.message
@@ -226,13 +230,7 @@ mod tests {
     }
 
     fn portfolio_of(args: &str, threads: usize) -> Vec<(HostOptions, &'static str)> {
-        let c = Config::try_from_args(
-            format!("yasmin-rs {args}")
-                .split_whitespace()
-                .map(Into::into),
-        )
-        .unwrap();
-        host_portfolio(&c, threads)
+        host_portfolio(&config_of(args).unwrap(), threads)
     }
 
     fn consistent(o: &HostOptions) -> bool {

@@ -115,12 +115,14 @@ impl Race {
                 let (common, tx) = (common.clone(), tx.clone());
                 let port = ex.port(i as u32);
                 let name = format!("host-{i}");
-                if let Err(e) = spawn(&name, move || member(i as u32, common, opts, port, tx)) {
+                if let Err(e) = spawn(&name, move || {
+                    member(i as u32, common, opts, Some(port), tx)
+                }) {
                     eprintln!("*** Warn : (yasmin-rs): {e}; the race goes on with fewer threads");
                 }
             }
             let port = share.then(|| ex.port(0));
-            member_with(0, common, first, port, tx);
+            member(0, common, first, port, tx);
         })?;
         Ok(Race {
             gpu: None,
@@ -351,19 +353,9 @@ pub(super) fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(),
         .map_err(|e| EngineError::Device(format!("cannot start the CPU engine's thread: {e}")))
 }
 
-fn member(
-    i: u32,
-    common: Arc<Common>,
-    opts: HostOptions,
-    port: super::exchange::Port,
-    tx: Sender<HostResult>,
-) {
-    member_with(i, common, opts, Some(port), tx)
-}
-
 /// Host member `i`: build its engine, search until an answer or the race's stop, claim the
 /// answer, send the result.
-fn member_with(
+fn member(
     i: u32,
     common: Arc<Common>,
     opts: HostOptions,
