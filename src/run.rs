@@ -19,7 +19,7 @@ mod tests;
 
 use crate::check::Checker;
 use crate::config::{Config, EngineKind, OptKind, OptMode, Pre};
-use crate::engine::{Engine, EngineError, Limits};
+use crate::engine::{minimal::Minimal, Engine, EngineError, Limits};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -125,7 +125,16 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
             let race =
                 (plan.kind == EngineKind::Auto && !optimising && models_wanted(config, None) == 1)
                     .then_some(deadline);
-            let engine = make_engine(&plan, &ground, &completion, optimising, race)?;
+            let mut engine = make_engine(&plan, &ground, &completion, optimising, race)?;
+            if let Some(m) = ground.minimality.clone() {
+                // The second searches of the minimality check run on the host.
+                let opts = plan
+                    .host
+                    .or(plan.device)
+                    .expect("a plan has some engine's options");
+                let inner = engine;
+                engine = Box::new(Minimal::new(inner, m, ground.num_atoms, opts));
+            }
             drop(completion);
             drop(ground);
             phases.end("Engine");
@@ -255,6 +264,14 @@ fn make_engine(
         .into()),
         EngineKind::Auto if optimising => {
             eprintln!("*** Info : (yasmin-rs): using the CPU engine: {NO_OPT}");
+            Ok(cpu())
+        }
+        // The candidates' minimality check learns nogoods only in the host engine.
+        EngineKind::Auto if ground.minimality.is_some() => {
+            eprintln!(
+                "*** Info : (yasmin-rs): using the CPU engine: the program is disjunctive and \
+                 not head-cycle-free"
+            );
             Ok(cpu())
         }
         EngineKind::Emu => {

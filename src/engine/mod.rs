@@ -7,6 +7,7 @@
 
 pub mod cpu;
 pub mod gpu;
+pub mod minimal;
 pub mod race;
 pub mod restart;
 pub mod stats;
@@ -116,6 +117,13 @@ pub trait Engine {
     fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
         let _ = bound;
         Err(EngineError::Unsupported("optimization (#minimize)".into()))
+    }
+    /// Add `lits` as a nogood before the next search: one every answer set satisfies (a
+    /// loop nogood of the minimality check, `engine::minimal`), over the engine's literals.
+    /// False when the engine takes no nogoods from outside.
+    fn add_nogood(&mut self, lits: &[crate::lit::Lit]) -> bool {
+        let _ = lits;
+        false
     }
 }
 

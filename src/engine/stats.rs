@@ -48,6 +48,10 @@ pub struct Stats {
     /// Many-searches device engine: cubes of the split (0: none), and how many were refuted.
     pub gpu_cubes: u64,
     pub gpu_cubes_refuted: u64,
+    /// Disjunctive programs that are not head-cycle-free (`engine::minimal`): candidate
+    /// models checked for minimality by a second search, and those that failed.
+    pub minimality_checks: u64,
+    pub minimality_failed: u64,
     /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
     /// (empty: one engine ran).
     pub portfolio: String,

@@ -4,13 +4,16 @@
 //! Invariant: the supported models of the returned program (atoms `1..=num_atoms`) are exactly
 //! the supported models of the input program with its externals read as documented on
 //! [`analyse`] and its disjunctive rules shifted (which keeps the answer sets of a
-//! head-cycle-free program; other disjunctive programs are rejected); equal normalised bodies are stored once; anything of the input the solver cannot
+//! head-cycle-free program; for any other, every answer set is among them, and the components
+//! with a head cycle are marked acyclic and described in `minimality` for the engines' check,
+//! [`super::minimality`]); equal normalised bodies are stored once; anything of the input the solver cannot
 //! honour is an [`Unsupported`] error, never silently dropped (`#heuristic`, which only guides
 //! search, becomes a warning).
 
+use super::minimality::Minimality;
 use super::normalise::{normalise_conj, normalise_sum};
 use super::scc::{tarjan, Csr};
-use super::shift::{head_cycle, shifted_body};
+use super::shift::{head_cycles, shifted_body};
 use super::{BodyDef, GroundProgram, RuleDef};
 use lparse::{Body, ExternalValue, HeadKind, Program};
 use std::collections::hash_map::DefaultHasher;
@@ -20,11 +23,6 @@ use std::hash::{Hash, Hasher};
 /// Input the solver cannot honour yet. Each message says what and where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unsupported {
-    #[error(
-        "disjunctive program is not head-cycle-free: atoms {a} and {b} of one head (rule {rule} of \
-         the input) are in a positive cycle; not supported yet"
-    )]
-    HeadCycle { rule: usize, a: String, b: String },
     #[error(
         "rule {rule} of the input: shifting its disjunctive head makes sum weights exceed 64 bits"
     )]
@@ -47,8 +45,9 @@ pub enum Unsupported {
 /// atom. A choice rule with an empty head and a rule whose body can never
 /// hold are dropped (their head atoms stay atoms).
 ///
-/// Disjunctive rules of a head-cycle-free program are shifted into normal rules
-/// ([`super::shift`]); a program that is not head-cycle-free is [`Unsupported::HeadCycle`].
+/// Disjunctive rules are shifted into normal rules ([`super::shift`]); the components with
+/// two atoms of one disjunctive head are marked acyclic and described in
+/// [`GroundProgram::minimality`] (see [`super::minimality`]).
 pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     if program.theory_statements > 0 {
         return Err(Unsupported::Theory(program.theory_statements));
@@ -130,9 +129,11 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         }
     }
 
-    if !disjunctive.is_empty() {
-        shift_all(program, num_atoms, &mut b, disjunctive)?;
-    }
+    let minimality = if disjunctive.is_empty() {
+        None
+    } else {
+        shift_all(num_atoms, &mut b, disjunctive)?
+    };
 
     let (head_offsets, head_rules) = head_csr(num_atoms, &b.rules);
     let (dep_offsets, dep_targets) = dependency_csr(
@@ -141,10 +142,17 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
             .iter()
             .map(|r| (r.head.as_slice(), &b.bodies[r.body as usize])),
     );
-    let (scc, scc_cyclic) = tarjan(&Csr {
+    let (scc, mut scc_cyclic) = tarjan(&Csr {
         offsets: &dep_offsets,
         targets: &dep_targets,
     });
+    // The shifted graph may have fewer edges (a shifted rule that can never hold is dropped),
+    // so its components are finer: each lies inside one of the input's.
+    if let Some(m) = &minimality {
+        for &a in m.components.iter().flatten() {
+            scc_cyclic[scc[a as usize] as usize] = false;
+        }
+    }
     let tight = !scc_cyclic.iter().any(|&c| c);
     Ok(GroundProgram {
         num_atoms,
@@ -157,17 +165,17 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         tight,
         warnings,
         objective: super::Objective::new(program),
+        minimality,
     })
 }
 
-/// Check that the program with `disjunctive`'s rules added to `b`'s is head-cycle-free, then add
-/// their shifted rules to `b`.
+/// Add the shifted rules of `disjunctive` to `b`; when the program with them is not
+/// head-cycle-free, what the minimality check needs about its head cycles.
 fn shift_all(
-    program: &Program,
     num_atoms: u32,
     b: &mut Builder,
     disjunctive: Vec<(usize, Vec<u32>, BodyDef)>,
-) -> Result<(), Unsupported> {
+) -> Result<Option<Minimality>, Unsupported> {
     let (offsets, targets) = dependency_csr(
         num_atoms,
         b.rules
@@ -179,13 +187,17 @@ fn shift_all(
         offsets: &offsets,
         targets: &targets,
     });
-    if let Some((k, x, y)) = head_cycle(disjunctive.iter().map(|(_, h, _)| h.as_slice()), &scc) {
-        return Err(Unsupported::HeadCycle {
-            rule: disjunctive[k].0,
-            a: atom_name(program, x),
-            b: atom_name(program, y),
-        });
-    }
+    let non_hcf = head_cycles(disjunctive.iter().map(|(_, h, _)| h.as_slice()), &scc);
+    let minimality = (!non_hcf.is_empty()).then(|| {
+        let normal = b
+            .rules
+            .iter()
+            .map(|r| (r.head.as_slice(), r.choice, &b.bodies[r.body as usize]));
+        let disj = disjunctive
+            .iter()
+            .map(|(_, h, body)| (h.as_slice(), false, body));
+        Minimality::new(num_atoms, &scc, &non_hcf, normal.chain(disj))
+    });
     for (rule, head, body) in disjunctive {
         for (i, &a) in head.iter().enumerate() {
             match shifted_body(&body, &head, i) {
@@ -195,17 +207,7 @@ fn shift_all(
             }
         }
     }
-    Ok(())
-}
-
-/// The name the output table gives `atom` (a `#show` line whose condition is just the atom),
-/// else `#atom`.
-fn atom_name(program: &Program, atom: u32) -> String {
-    program
-        .outputs
-        .iter()
-        .find(|o| o.condition == [atom as i32])
-        .map_or_else(|| format!("#{atom}"), |o| o.name.clone())
+    Ok(minimality)
 }
 
 /// `program.max_atom`, or more if the program was built without noting every atom (the CSRs

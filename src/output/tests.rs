@@ -61,6 +61,8 @@ fn stats() -> Stats {
         shared_in: 90,
         gpu_cubes: 64,
         gpu_cubes_refuted: 17,
+        minimality_checks: 9,
+        minimality_failed: 4,
         portfolio: "answer from the CPU engine, beside 4 GPU searches".into(),
     }
 }

@@ -12,7 +12,7 @@
 use super::input::{self, Source};
 use super::phases::Phases;
 use super::{exit, Failure};
-use crate::engine::{cpu::CpuEngine, Engine, Options};
+use crate::engine::{cpu::CpuEngine, minimal::Minimal, Engine, Options};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use crate::output::Outcome;
@@ -116,7 +116,7 @@ fn work(
         format!("{} rules, {} atoms", program.rules.len(), program.max_atom),
     );
     enough_memory_for_atoms(program.max_atom)?;
-    let ground = crate::ground::analyse(&program)
+    let mut ground = crate::ground::analyse(&program)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
@@ -149,14 +149,17 @@ fn work(
             analysed: Some((ground, completion)),
         });
     };
-    let engine = CpuEngine::new(&ground, &completion, opts);
+    let mut engine: Box<dyn Engine + Send> = Box::new(CpuEngine::new(&ground, &completion, opts));
+    if let Some(m) = ground.minimality.take() {
+        engine = Box::new(Minimal::new(engine, m, ground.num_atoms, opts));
+    }
     // The engine keeps its own copies; the analysis and the completion are not needed again.
     drop(completion);
     drop(ground);
     phase("Engine", String::new());
     Ok(Prepared {
         program,
-        engine: Some(Box::new(engine)),
+        engine: Some(engine),
         analysed: None,
     })
 }

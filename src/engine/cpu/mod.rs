@@ -518,6 +518,11 @@ impl Engine for CpuEngine {
         self.set_objective_bound(bound);
         Ok(())
     }
+
+    fn add_nogood(&mut self, lits: &[Lit]) -> bool {
+        self.pending.push(lits.to_vec()); // integrated as `Permanent` by the search
+        true
+    }
 }
 
 /// A nogood of the input database as literals.
