@@ -151,6 +151,30 @@ impl Default for OptMode {
     }
 }
 
+/// `--project`: which atoms projective enumeration projects onto (clingo's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Projection {
+    /// The `#project` atoms if the program has `#project` directives, else the shown ones.
+    Auto,
+    /// The atoms of the `#show` directives (the output table's conditions).
+    Show,
+    /// The atoms of the `#project` directives (none: every model projects to one class).
+    Project,
+}
+
+/// `--enum-mode` (clingo's): how models are enumerated, or which consequences are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EnumMode {
+    /// Blocking nogoods (as `record`).
+    Auto,
+    /// Blocking nogoods, one per model.
+    Record,
+    /// Brave consequences: the shown atoms true in some answer set.
+    Brave,
+    /// Cautious consequences: the shown atoms true in every answer set.
+    Cautious,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Pre {
     /// Print the program read in aspif.
@@ -306,6 +330,47 @@ pub struct Config {
     /// Random seed for tie-breaking in the heuristics.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+
+    /// Projective enumeration (clingo's): models that agree on the projection atoms are one,
+    /// printed once (the first found, whole). `auto` (the value without `=`): the `#project`
+    /// atoms if the program has `#project` directives, else the shown atoms; `show`: the
+    /// shown atoms; `project`: the `#project` atoms; `no`: off. Without this option
+    /// `#project` directives are ignored, as clingo does. Not with `#minimize` (exit 66).
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "auto", value_parser = parse_projection)]
+    pub project: Option<ProjectArg>,
+
+    /// Enumeration mode (clingo's): `auto` and `record` enumerate with blocking nogoods;
+    /// `brave` / `cautious` compute the brave (in some answer set) or cautious (in every
+    /// answer set) consequences among the shown atoms, printing the estimate after each
+    /// model found (`Consequences: [lower;upper]`) [default: auto; with brave or cautious
+    /// `-n` defaults to 0].
+    #[arg(long = "enum-mode", value_enum, default_value_t = EnumMode::Auto)]
+    pub enum_mode: EnumMode,
+}
+
+/// The value of `--project` (`None`: `no`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProjectArg(pub Option<Projection>);
+
+impl Config {
+    /// The projection `--project` asks for (`None`: off).
+    pub fn projection(&self) -> Option<Projection> {
+        self.project.and_then(|p| p.0)
+    }
+}
+
+/// `--project[=auto|show|project|no][,BT]` (clingo's `,BT` backtracking options are accepted
+/// and have no effect).
+fn parse_projection(s: &str) -> Result<ProjectArg, String> {
+    let mode = s.split(',').next().unwrap_or("");
+    match mode {
+        "auto" | "" => Ok(ProjectArg(Some(Projection::Auto))),
+        "show" => Ok(ProjectArg(Some(Projection::Show))),
+        "project" => Ok(ProjectArg(Some(Projection::Project))),
+        "no" => Ok(ProjectArg(None)),
+        m => Err(format!("'{m}' is not one of auto, show, project, no")),
+    }
 }
 
 /// `--save-progress N|off`.

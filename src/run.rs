@@ -14,12 +14,13 @@ mod phases;
 mod plan;
 mod prepare;
 mod progress;
+mod project;
 #[cfg(test)]
 mod tests;
 
 use crate::check::Checker;
 use crate::config::{Config, EngineKind, OptKind, OptMode, Pre};
-use crate::engine::{minimal::Minimal, Engine, EngineError, Limits};
+use crate::engine::{minimal::Minimal, project::Project, Engine, EngineError, Limits};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -142,6 +143,11 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         }
         (None, None) => unreachable!("the preparation returns an engine or what builds one"),
     };
+    if let Some(mode) = config.projection() {
+        let optimising = !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
+        let atoms = project::atoms(mode, &program, optimising)?;
+        engine = Box::new(Project::new(engine, atoms));
+    }
     if let Some(outcome) = stop.reached() {
         return stopped(config, &mut printer, outcome, start);
     }

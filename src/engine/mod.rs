@@ -8,6 +8,7 @@
 pub mod cpu;
 pub mod gpu;
 pub mod minimal;
+pub mod project;
 pub mod race;
 pub mod restart;
 pub mod stats;

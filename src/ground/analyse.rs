@@ -6,7 +6,8 @@
 //! [`analyse`] and its disjunctive rules shifted (which keeps the answer sets of a
 //! head-cycle-free program; for any other, every answer set is among them, and the components
 //! with a head cycle are marked acyclic and described in `minimality` for the engines' check,
-//! [`super::minimality`]); equal normalised bodies are stored once; anything of the input the solver cannot
+//! [`super::minimality`]); equal normalised bodies are stored once; `#project` is the run's
+//! (`--project`), not the search's; anything of the input the solver cannot
 //! honour is an [`Unsupported`] error, never silently dropped (`#heuristic`, which only guides
 //! search, becomes a warning).
 
@@ -31,13 +32,12 @@ pub enum Unsupported {
     Theory(usize),
     #[error("#edge directives (acyclicity constraints) are not supported yet (the input has {0})")]
     Edge(usize),
-    #[error("assumptions are not supported yet (the input assumes {0} literals)")]
-    Assumptions(usize),
-    #[error("#project (projected enumeration) is not supported yet")]
-    Projection,
 }
 
 /// Analyse `program`.
+///
+/// Assumptions (aspif `6`, from `#external` atoms assumed by the grounder's caller) become
+/// integrity constraints: only answer sets where every assumed literal holds remain.
 ///
 /// Externals (the last statement for an atom wins): `Free` = the choice rule `{a}.`; `True` =
 /// `{a}.` plus the constraint `:- not a.`; `False` and `Release` = no rule, so the atom is false.
@@ -54,12 +54,6 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     }
     if !program.edges.is_empty() {
         return Err(Unsupported::Edge(program.edges.len()));
-    }
-    if !program.assumptions.is_empty() {
-        return Err(Unsupported::Assumptions(program.assumptions.len()));
-    }
-    if program.projection.is_some() {
-        return Err(Unsupported::Projection);
     }
     let mut warnings = Vec::new();
     if !program.heuristics.is_empty() {
@@ -126,6 +120,13 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
                 );
             }
             ExternalValue::False | ExternalValue::Release => {}
+        }
+    }
+
+    // Assumptions (aspif 6) filter the answer sets: `:- not l.` for each assumed literal `l`.
+    for &l in &program.assumptions {
+        if let Some(body) = normalise_conj(&[-l]) {
+            b.rule(vec![], false, body);
         }
     }
 
@@ -222,6 +223,10 @@ fn max_atom(program: &Program) -> u32 {
         };
     }
     let m = program.externals.iter().fold(m, |m, e| m.max(e.atom));
+    let m = program
+        .assumptions
+        .iter()
+        .fold(m, |m, l| m.max(l.unsigned_abs()));
     let minimize = program.minimize.iter().flat_map(|s| &s.lits);
     minimize.fold(m, |m, w| m.max(w.lit.unsigned_abs()))
 }
