@@ -63,6 +63,11 @@ impl ShownTable {
         ShownTable { entries: facts }
     }
 
+    /// The shown symbols and their conditions, in print order.
+    pub fn entries(&self) -> &[(String, Vec<i32>)] {
+        &self.entries
+    }
+
     /// The names shown in the model whose true atoms are `atoms` (sorted or not).
     pub fn shown<'a>(&'a self, atoms: &[u32]) -> Vec<&'a str> {
         let max = atoms.iter().copied().max().unwrap_or(0) as usize;
@@ -126,6 +131,18 @@ pub struct Summary<'a> {
     pub stats: Option<&'a Stats>,
     /// Optimisation (`None`: no objective, `--opt-mode=ignore`, or no model).
     pub opt: Option<OptSummary>,
+    /// `--enum-mode=brave|cautious` with a model: the consequences' final estimate.
+    pub cons: Option<ConsSummary>,
+}
+
+/// Brave or cautious consequences' part of the final block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConsSummary {
+    /// Brave (else cautious).
+    pub brave: bool,
+    /// The last estimate `[lower;upper]`: symbols known to be consequences, and those that may be.
+    pub lower: u64,
+    pub upper: u64,
 }
 
 impl Summary<'_> {
@@ -168,6 +185,8 @@ struct Held {
     number: u64,
     atoms: Vec<String>,
     costs: Option<Vec<i64>>,
+    /// `--enum-mode=brave|cautious`: the estimate `[lower;upper]` after this model.
+    cons: Option<(u64, u64)>,
 }
 
 /// Writes one run's output, model by model, then the summary.
@@ -246,6 +265,7 @@ impl<W: Write> Printer<W> {
             number: self.count,
             atoms: shown.iter().map(|s| s.to_string()).collect(),
             costs: costs.map(<[i64]>::to_vec),
+            cons: None,
         };
         match self.format {
             Format::Text => {
@@ -271,6 +291,23 @@ impl<W: Write> Printer<W> {
                 self.held.push(held);
             }
             Format::Json => self.held.push(held),
+        }
+        self.out.flush()
+    }
+
+    /// After the model just printed (the consequences so far): clasp's estimate of the
+    /// consequences, `lower` known and `upper` possible.
+    pub fn consequences(&mut self, lower: u64, upper: u64) -> io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        match self.format {
+            Format::Text => writeln!(self.out, "Consequences: [{lower};{upper}]")?,
+            _ => {
+                if let Some(h) = self.held.last_mut() {
+                    h.cons = Some((lower, upper));
+                }
+            }
         }
         self.out.flush()
     }
@@ -334,7 +371,12 @@ impl<W: Write> Printer<W> {
                     writeln!(self.out, "OPTIMUM")?;
                 }
             }
-            ("SATISFIABLE", Some(last)) => self.competition_atoms(&last.atoms)?,
+            ("SATISFIABLE", Some(last)) => {
+                self.competition_atoms(&last.atoms)?;
+                if let Some((lo, hi)) = last.cons {
+                    writeln!(self.out, "% Consequences: [{lo};{hi}]")?;
+                }
+            }
             // Quiet: the answer itself was not asked for, only the verdict.
             ("SATISFIABLE", None) => writeln!(self.out, "ANSWER")?,
             ("UNSATISFIABLE", _) => writeln!(self.out, "INCONSISTENT")?,
@@ -363,6 +405,12 @@ impl<W: Write> Printer<W> {
             "+"
         };
         writeln!(self.out, "{c}{:<w$}: {}{more}", "Models", s.models)?;
+        if let Some(k) = s.cons.filter(|_| s.models > 0) {
+            let label = if k.brave { "  Brave" } else { "  Cautious" };
+            let yes = if more.is_empty() { "yes" } else { "unknown" };
+            writeln!(self.out, "{c}{label:<w$}: {yes}")?;
+            writeln!(self.out, "{c}{:<w$}: {}{more}", "Consequences", k.lower)?;
+        }
         if let Some(o) = s.opt() {
             let yes = if o.optimum { "yes" } else { "unknown" };
             writeln!(self.out, "{c}{:<w$}: {yes}", "  Optimum")?;
@@ -414,6 +462,13 @@ impl<W: Write> Printer<W> {
                     ),
                     None => String::new(),
                 };
+                let costs = match w.cons {
+                    Some((lo, hi)) => format!(
+                        "{costs},\n          \"Consequences\": {{\n            \"True\": {lo},\n            \"Open\": {}\n          }}",
+                        hi - lo
+                    ),
+                    None => costs,
+                };
                 if values.is_empty() {
                     writeln!(
                         o,
@@ -443,6 +498,16 @@ impl<W: Write> Printer<W> {
                 join_costs(&op.costs, ", ")
             ),
             None => String::new(),
+        };
+        let opt = match s.cons.filter(|_| s.models > 0) {
+            Some(k) => format!(
+                "{opt},\n    \"{}\": \"{}\",\n    \"Consequences\": {{\n      \"True\": {},\n      \"Open\": {}\n    }}",
+                if k.brave { "Brave" } else { "Cautious" },
+                if more == "no" { "yes" } else { "unknown" },
+                k.lower,
+                k.upper - k.lower
+            ),
+            None => opt,
         };
         writeln!(
             o,

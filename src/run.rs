@@ -8,6 +8,7 @@
 //! Ctrl-C, holds during the preparation too (`run/prepare.rs`): a run stopped before the search prints
 //! `UNKNOWN` and exits 1.
 
+mod consequences;
 mod enumerate;
 mod input;
 mod phases;
@@ -19,7 +20,7 @@ mod project;
 mod tests;
 
 use crate::check::Checker;
-use crate::config::{Config, EngineKind, OptKind, OptMode, Pre};
+use crate::config::{Config, EngineKind, EnumMode, OptKind, OptMode, Pre};
 use crate::engine::{minimal::Minimal, project::Project, Engine, EngineError, Limits};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
@@ -123,9 +124,12 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
             let optimising =
                 !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
             // The whole machine races for one model (a decision problem, `auto`).
-            let race =
-                (plan.kind == EngineKind::Auto && !optimising && models_wanted(config, None) == 1)
-                    .then_some(deadline);
+            let consequences = matches!(config.enum_mode, EnumMode::Brave | EnumMode::Cautious);
+            let race = (plan.kind == EngineKind::Auto
+                && !optimising
+                && !consequences
+                && models_wanted(config, None) == 1)
+                .then_some(deadline);
             let mut engine = make_engine(&plan, &ground, &completion, optimising, race)?;
             if let Some(m) = ground.minimality.clone() {
                 // The second searches of the minimality check run on the host.
@@ -163,17 +167,47 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let checker = config.verify.then(|| Checker::new(&program));
     let shown = ShownTable::new(&program);
     phases.end("Checker");
-    let opt = optimisation(config, &program);
-    let found = enumerate::enumerate(
-        engine.as_mut(),
-        checker.as_ref(),
-        &shown,
-        models_wanted(config, opt),
-        opt,
-        &limits,
-        &mut printer,
-        || progress.model_found(),
-    )?;
+    let found = match config.enum_mode {
+        EnumMode::Brave | EnumMode::Cautious if optimisation(config, &program).is_some() => {
+            return Err(Failure::new(
+                exit::UNSUPPORTED,
+                "brave and cautious consequences with optimization (#minimize) are not \
+                 supported yet (use --opt-mode=ignore)",
+            )
+            .into())
+        }
+        EnumMode::Brave | EnumMode::Cautious => {
+            let n = config.models.unwrap_or(0);
+            if n != 0 {
+                eprintln!(
+                    "*** Warn : (yasmin-rs): #models not 0: last model may not cover consequences."
+                );
+            }
+            consequences::consequences(
+                engine.as_mut(),
+                checker.as_ref(),
+                &shown,
+                config.enum_mode == EnumMode::Brave,
+                n,
+                &limits,
+                &mut printer,
+                || progress.model_found(),
+            )?
+        }
+        EnumMode::Auto | EnumMode::Record => {
+            let opt = optimisation(config, &program);
+            enumerate::enumerate(
+                engine.as_mut(),
+                checker.as_ref(),
+                &shown,
+                models_wanted(config, opt),
+                opt,
+                &limits,
+                &mut printer,
+                || progress.model_found(),
+            )?
+        }
+    };
     let now = Instant::now();
     progress.stop();
     phases.end("Search");
@@ -191,6 +225,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         },
         stats: config.stats.then_some(&stats),
         opt: found.opt,
+        cons: found.cons,
     };
     printer.finish(&summary).map_err(output_failure)?;
     Ok(summary.exit_code())
@@ -344,6 +379,7 @@ fn stopped<W: Write>(
         unsat: Duration::ZERO,
         stats: config.stats.then_some(&stats),
         opt: None,
+        cons: None,
     };
     printer.finish(&summary).map_err(output_failure)?;
     Ok(summary.exit_code())

@@ -126,6 +126,12 @@ pub trait Engine {
         let _ = lits;
         false
     }
+    /// The value of `atom` at the engine's top level, if it has one there (`None`: open or
+    /// not known), for the consequences' estimate.
+    fn fixed(&self, atom: u32) -> Option<bool> {
+        let _ = atom;
+        None
+    }
 }
 
 /// What the user chose for the search (a view of [`crate::config::Config`]).

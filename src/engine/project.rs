@@ -72,6 +72,10 @@ impl<E: Engine + ?Sized> Engine for Project<E> {
         self.inner.set_bound(bound)
     }
 
+    fn fixed(&self, atom: u32) -> Option<bool> {
+        self.inner.fixed(atom)
+    }
+
     fn add_nogood(&mut self, lits: &[Lit]) -> bool {
         self.inner.add_nogood(lits)
     }

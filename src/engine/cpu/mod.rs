@@ -523,6 +523,12 @@ impl Engine for CpuEngine {
         self.pending.push(lits.to_vec()); // integrated as `Permanent` by the search
         true
     }
+
+    fn fixed(&self, atom: u32) -> Option<bool> {
+        let fixed =
+            atom <= self.num_atoms && !self.a.is_unassigned(atom) && self.a.level_of(atom) == 0;
+        fixed.then(|| self.a.holds(Lit::t(atom)))
+    }
 }
 
 /// A nogood of the input database as literals.

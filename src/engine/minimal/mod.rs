@@ -102,6 +102,10 @@ impl<E: Engine + ?Sized> Engine for Minimal<E> {
         self.inner.set_bound(bound)
     }
 
+    fn fixed(&self, atom: u32) -> Option<bool> {
+        self.inner.fixed(atom)
+    }
+
     fn add_nogood(&mut self, lits: &[crate::lit::Lit]) -> bool {
         self.inner.add_nogood(lits)
     }
