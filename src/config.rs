@@ -56,6 +56,11 @@ pub enum Heuristic {
     Jw,
     /// VSIDS-style activity, bumped on conflicts and decayed.
     Activity,
+    /// Activity, steered by the program's `#heuristic` directives (clingo's `Domain`: `level`,
+    /// `sign`, `true`, `false`; `init` and `factor` have no effect). Host engine only, with
+    /// `--decide=vars` (the default of `--configuration=tuned`); without it `#heuristic` is
+    /// ignored with a notice.
+    Domain,
 }
 
 /// A set of search options (`--configuration`, clingo's name); options given on the command

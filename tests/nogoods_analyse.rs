@@ -138,7 +138,7 @@ fn unsupported_input_is_rejected_and_head_cycles_are_described() {
 }
 
 #[test]
-fn heuristics_become_warnings() {
+fn heuristics_are_kept_for_the_domain_heuristic() {
     let mut p = parse("{a}.").program;
     p.heuristic(Heuristic {
         modifier: HeuristicModifier::Sign,
@@ -148,8 +148,8 @@ fn heuristics_become_warnings() {
         condition: vec![],
     });
     let g = analyse(&p).unwrap();
-    assert_eq!(g.warnings.len(), 1);
-    assert!(g.warnings[0].contains("#heuristic"));
+    assert!(g.warnings.is_empty());
+    assert_eq!(g.heuristics.len(), 1);
 }
 
 #[test]

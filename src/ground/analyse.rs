@@ -9,7 +9,7 @@
 //! [`super::minimality`]); equal normalised bodies are stored once; `#project` is the run's
 //! (`--project`), not the search's; anything of the input the solver cannot
 //! honour is an [`Unsupported`] error, never silently dropped (`#heuristic`, which only guides
-//! search, becomes a warning).
+//! search, is kept for `--heuristic=domain`; the run says when it is ignored).
 
 use super::minimality::Minimality;
 use super::normalise::{normalise_conj, normalise_sum};
@@ -55,13 +55,7 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     if !program.edges.is_empty() {
         return Err(Unsupported::Edge(program.edges.len()));
     }
-    let mut warnings = Vec::new();
-    if !program.heuristics.is_empty() {
-        warnings.push(format!(
-            "{} #heuristic directive(s) ignored (the solver's own heuristics decide)",
-            program.heuristics.len()
-        ));
-    }
+    let warnings = Vec::new();
 
     let mut b = Builder::default();
     // Disjunctive rules wait until the dependency graph is known: (input rule number, head, body).
@@ -166,6 +160,7 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         tight,
         warnings,
         objective: super::Objective::new(program),
+        heuristics: program.heuristics.clone(),
         minimality,
     })
 }

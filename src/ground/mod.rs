@@ -56,6 +56,8 @@ pub struct GroundProgram {
     pub tight: bool,
     /// Statements of the input that were ignored (e.g. `#heuristic`); the CLI prints them.
     pub warnings: Vec<String>,
+    /// The `#heuristic` directives, for `--heuristic=domain` (host engine).
+    pub heuristics: Vec<lparse::Heuristic>,
     /// The `#minimize` statements by priority (empty when there are none).
     pub objective: Objective,
     /// A disjunctive program that is not head-cycle-free: its components with a head cycle

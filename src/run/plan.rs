@@ -10,7 +10,7 @@
 use super::{exit, Failure};
 use crate::config::SaveProgress;
 use crate::config::{
-    Config, Decide, EngineKind, FwdCut, GpuEngine, Learning, Preset, RestartPolicy,
+    Config, Decide, EngineKind, FwdCut, GpuEngine, Heuristic, Learning, Preset, RestartPolicy,
 };
 use crate::engine::Options;
 
@@ -73,6 +73,9 @@ fn host_only(c: &Config) -> Option<String> {
     if c.decide == Some(Decide::Vars) {
         return Some("--decide=vars".into());
     }
+    if c.heuristic == Heuristic::Domain {
+        return Some("--heuristic=domain".into());
+    }
     if let Some(SaveProgress::Over(n)) = c.save_progress {
         return Some(format!("--save-progress={n}"));
     }
@@ -91,9 +94,17 @@ fn host_only(c: &Config) -> Option<String> {
 /// `c`'s options over `preset` (`Paper` or `Tuned`).
 fn resolve(c: &Config, preset: Preset) -> Result<Options, Failure> {
     let tuned = preset == Preset::Tuned;
-    let decide = c
-        .decide
-        .unwrap_or(if tuned { Decide::Vars } else { Decide::Rules });
+    let domain = c.heuristic == Heuristic::Domain;
+    let decide = c.decide.unwrap_or(if tuned || domain {
+        Decide::Vars
+    } else {
+        Decide::Rules
+    });
+    if domain && decide != Decide::Vars {
+        return Err(usage(
+            "--heuristic=domain needs --decide=vars (decisions on rules ignore #heuristic)",
+        ));
+    }
     let save_progress = match c.save_progress {
         Some(SaveProgress::Off) => None,
         Some(SaveProgress::Over(_)) if decide != Decide::Vars => {

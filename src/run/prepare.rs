@@ -121,6 +121,14 @@ fn work(
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
     }
+    let domain = cpu_engine.is_some_and(|o| o.heuristic == crate::config::Heuristic::Domain);
+    if !ground.heuristics.is_empty() && !domain {
+        eprintln!(
+            "*** Info : (yasmin-rs): {} #heuristic directive(s) ignored (--heuristic=domain \
+             applies them)",
+            ground.heuristics.len()
+        );
+    }
     phase(
         "Analyse",
         format!(

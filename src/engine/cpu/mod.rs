@@ -37,6 +37,8 @@ mod assign;
 // unfounded-set check on the host.
 pub(crate) mod decide;
 mod decide_vars;
+// `--heuristic=domain`: the program's #heuristic directives.
+mod domain;
 mod heuristic;
 mod integrate;
 mod learn_fwd;
@@ -98,6 +100,8 @@ pub struct CpuEngine {
     phases: Phases,
     /// `--phase-switch`.
     switch: Option<decide_vars::PhaseSwitch>,
+    /// `--heuristic=domain` (with `--decide=vars`).
+    domain: Option<domain::Domain>,
     deps: Deps,
     ufs: Unfounded,
     /// Source pointers: unfounded-set propagation at partial assignments (`source`).
@@ -188,6 +192,8 @@ impl CpuEngine {
             vars,
             phases,
             switch,
+            domain: (vars && opts.heuristic == crate::config::Heuristic::Domain)
+                .then(|| domain::Domain::new(&g.heuristics)),
             restarts: Schedule::new(opts.restarts),
             reduce: Reduce::default(),
             pending: Vec::new(),
