@@ -58,7 +58,8 @@ pub struct Prepared {
 enum Msg {
     /// A phase ended; what it made.
     Phase(&'static str, String),
-    Done(Result<Prepared, Failure>),
+    /// Boxed: the prepared program is much larger than a phase's message.
+    Done(Box<Result<Prepared, Failure>>),
 }
 
 /// Prepare `source` on a worker thread; `cpu_engine` = build the host engine there too.
@@ -77,7 +78,7 @@ pub fn prepare(
                 let _ = tx.send(Msg::Phase(name, made));
             };
             let result = work(&source, &constants, cpu_engine, phase);
-            let _ = tx.send(Msg::Done(result));
+            let _ = tx.send(Msg::Done(Box::new(result)));
         })
         .map_err(|e| Failure::new(exit::MEMORY, format!("cannot start a thread: {e}")))?;
     loop {
@@ -88,7 +89,7 @@ pub fn prepare(
             Ok(Msg::Phase(name, made)) => phases.end_with(name, &made),
             Ok(Msg::Done(result)) => {
                 let _ = worker.join();
-                return result.map(Ok);
+                return (*result).map(Ok);
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => {

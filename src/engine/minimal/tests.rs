@@ -161,8 +161,10 @@ fn candidates_that_pass_are_exactly_the_answer_sets() {
 #[test]
 fn head_cycle_examples() {
     let solve = |rules: Vec<Rule>| {
-        let mut p = Program::default();
-        p.rules = rules;
+        let mut p = Program {
+            rules,
+            ..Default::default()
+        };
         p.note_atom(3);
         let mut g = crate::ground::analyse(&p).unwrap();
         let c = crate::nogoods::complete(&g);
