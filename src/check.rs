@@ -4,9 +4,9 @@
 //!
 //! Invariant: `check` accepts a candidate only if it is a model of every rule and equals the least
 //! model of the program's reduct with respect to itself (Gelfond–Lifschitz, extended to choice
-//! heads and sum bodies as clasp reads them). The one exception is stated in the result: for a
-//! disjunctive program that is not head-cycle-free, minimality is not checked (the `Verdict`
-//! carries a caveat saying so); every other caveat is likewise spelled out, never silent.
+//! heads and sum bodies as clasp reads them); for a disjunctive program that is not
+//! head-cycle-free, only if it is a minimal model of the reduct (`check/minimal.rs`, a search
+//! of its own). What it cannot check (theory atoms) is a caveat of the `Verdict`, never silent.
 //!
 //! It shares no code with the solver on purpose: a bug in the completion or the search cannot hide
 //! itself by also being in the checker.
@@ -14,7 +14,7 @@
 //! Semantics, matching clingo 5 (checked against it on small aspif files):
 //! - a normal rule `h :- B` is in the reduct when every negative literal of `B` is false in the
 //!   candidate; a disjunctive rule `h1;…;hk :- B` of a head-cycle-free program is read shifted
-//!   (`hi :- B, not hj (j≠i)`); a choice rule derives `h` only when `h` is in the candidate;
+//!   (`hi :- B, not hj (j≠i)`), of any other program as a disjunction; a choice rule derives `h` only when `h` is in the candidate;
 //! - a sum body `lower <= Σ w·l` counts negative literals against the candidate and positive ones
 //!   against the fixpoint (monotone); negative weights are first moved to the complement literal
 //!   (`w·l = w + |w|·¬l`), as lparse and clasp do;
@@ -24,6 +24,7 @@
 //! - assumptions (aspif 6) must hold; `#edge` directives whose condition holds must be acyclic.
 
 mod fixpoint;
+mod minimal;
 #[cfg(test)]
 mod tests;
 
@@ -42,6 +43,8 @@ pub enum Violation {
     Assumption(String),
     #[error("external atom {0} is declared true but is false")]
     ExternalTrue(String),
+    #[error("it is not a minimal model of its reduct: {0} is a smaller one")]
+    NotMinimal(String),
     #[error("atom {0} is true but unfounded (not derived by the reduct)")]
     Unfounded(String),
     #[error("atom {atom} is false but derived by rule {index}: {rule}")]

@@ -72,6 +72,34 @@ impl Default for OptMode {
     }
 }
 
+/// `--project`: which atoms projective enumeration projects onto (clingo's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Projection {
+    /// The `#project` atoms if the program has `#project` directives, else the shown ones.
+    Auto,
+    /// The atoms of the `#show` directives (the output table's conditions).
+    Show,
+    /// The atoms of the `#project` directives (none: every model projects to one class).
+    Project,
+}
+
+/// The value of `--project` (`None`: `no`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProjectArg(pub Option<Projection>);
+
+/// `--enum-mode` (clingo's): how models are enumerated, or which consequences are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnumMode {
+    /// Blocking nogoods (as `record`).
+    Auto,
+    /// Blocking nogoods, one per model.
+    Record,
+    /// Brave consequences: the shown atoms true in some answer set.
+    Brave,
+    /// Cautious consequences: the shown atoms true in every answer set.
+    Cautious,
+}
+
 /// `--pre`: the format the program read is printed in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pre {
@@ -156,6 +184,23 @@ pub struct Config {
     #[arg(long = "opt-mode", value_name = "MODE[,BOUND...]", default_value = "opt",
           value_parser = values::opt_mode, help_heading = SOLVING)]
     pub opt_mode: OptMode,
+
+    /// Enumeration mode (clingo's): `auto` and `record` enumerate with blocking nogoods;
+    /// `brave` / `cautious` compute the brave (in some answer set) or cautious (in every
+    /// answer set) consequences among the shown atoms, printing the estimate after each model
+    /// found [with brave or cautious `-n` defaults to 0].
+    #[arg(long = "enum-mode", value_enum, value_name = "MODE", default_value_t = EnumMode::Auto,
+          help_heading = SOLVING)]
+    pub enum_mode: EnumMode,
+
+    /// Projective enumeration (clingo's): models that agree on the projection atoms are one,
+    /// printed once. `auto` (the value without `=`): the `#project` atoms if the program has
+    /// `#project` directives, else the shown atoms; `show`, `project`, or `no` (off). Without
+    /// this option `#project` directives are ignored, as clingo does. Not with `#minimize`.
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "auto", value_parser = values::projection,
+          help_heading = SOLVING)]
+    pub project: Option<ProjectArg>,
 
     /// Which engine searches.
     #[arg(long, value_enum, default_value_t = EngineKind::Auto, help_heading = SOLVING)]
@@ -256,6 +301,11 @@ pub struct Config {
 }
 
 impl Config {
+    /// The projection `--project` asks for (`None`: off).
+    pub fn projection(&self) -> Option<Projection> {
+        self.project.and_then(|p| p.0)
+    }
+
     /// Parse `args` (the program name first), exiting with clap's message on an error.
     pub fn from_args(args: impl IntoIterator<Item = OsString>) -> Config {
         Config::parse_from(clingo_shorts(args))

@@ -75,6 +75,11 @@ impl ShownTable {
         ShownTable { entries: facts }
     }
 
+    /// The shown symbols and their conditions, in print order.
+    pub fn entries(&self) -> &[(String, Vec<i32>)] {
+        &self.entries
+    }
+
     /// The names shown in the model whose true atoms are `atoms` (sorted or not).
     pub fn shown<'a>(&'a self, atoms: &[u32]) -> Vec<&'a str> {
         let max = atoms.iter().copied().max().unwrap_or(0) as usize;
@@ -142,6 +147,18 @@ pub struct Summary<'a> {
     pub problem: Option<&'a Problem>,
     /// Optimisation (`None`: no objective, `--opt-mode=ignore`, or no model).
     pub opt: Option<OptSummary>,
+    /// `--enum-mode=brave|cautious` with a model: the consequences' final estimate.
+    pub cons: Option<ConsSummary>,
+}
+
+/// Brave or cautious consequences' part of the final block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConsSummary {
+    /// Brave (else cautious).
+    pub brave: bool,
+    /// The last estimate `[lower;upper]`: symbols known to be consequences, and those that may be.
+    pub lower: u64,
+    pub upper: u64,
 }
 
 impl Summary<'_> {
@@ -186,6 +203,8 @@ struct Held {
     costs: Option<Vec<i64>>,
     /// Since the start of the process (clingo's `Answer: N (Time: …)`).
     time: Duration,
+    /// `--enum-mode=brave|cautious`: the estimate `[lower;upper]` after this model.
+    cons: Option<(u64, u64)>,
 }
 
 /// Writes one run's output, model by model, then the summary.
@@ -317,6 +336,7 @@ impl<W: Write> Printer<W> {
             atoms: shown.iter().map(|s| s.to_string()).collect(),
             costs: costs.map(<[i64]>::to_vec),
             time: self.elapsed(),
+            cons: None,
         };
         let q = self.quiet;
         match self.format {
@@ -349,7 +369,21 @@ impl<W: Write> Printer<W> {
         self.out.flush()
     }
 
-    /// `Answer: N (Time: …)` (not under `-V0`), then the atoms and the costs if asked.
+    /// After the model just printed (the consequences so far): clasp's estimate of the
+    /// consequences, `lower` known and `upper` possible (text: the line `Consequences:
+    /// [lower;upper]` after the model; the other formats hold it with the model).
+    pub fn consequences(&mut self, lower: u64, upper: u64) -> io::Result<()> {
+        if self.format == Format::Text && self.quiet.models == 0 {
+            writeln!(self.out, "Consequences: [{lower};{upper}]")?;
+        }
+        for h in self.last.iter_mut().chain(self.held.last_mut()) {
+            h.cons = Some((lower, upper));
+        }
+        self.out.flush()
+    }
+
+    /// `Answer: N (Time: …)` (not under `-V0`), then the atoms (and the consequences'
+    /// estimate, when known) and the costs if asked.
     fn text_model(&mut self, m: &Held, atoms: bool, costs: bool) -> io::Result<()> {
         if self.verbose >= 1 {
             let t = m.time.as_secs_f64();
@@ -357,6 +391,9 @@ impl<W: Write> Printer<W> {
         }
         if atoms {
             writeln!(self.out, "{}", m.atoms.join(" "))?;
+            if let Some((lo, hi)) = m.cons {
+                writeln!(self.out, "Consequences: [{lo};{hi}]")?;
+            }
         }
         match &m.costs {
             Some(c) if costs => writeln!(self.out, "Optimization: {}", join_costs(c, " ")),
@@ -383,6 +420,9 @@ impl<W: Write> Printer<W> {
         writeln!(self.out, "ANSWER")?;
         let atoms: Vec<String> = m.atoms.iter().map(|a| format!("{a}.")).collect();
         writeln!(self.out, "{}", atoms.join(" "))?;
+        if let Some((lo, hi)) = m.cons {
+            writeln!(self.out, "% Consequences: [{lo};{hi}]")?;
+        }
         if let Some(c) = &m.costs {
             writeln!(self.out, "COST {}", join_costs(c, " "))?;
         }
@@ -500,6 +540,12 @@ impl<W: Write> Printer<W> {
                 let costs = join_costs(&o.costs, " ");
                 writeln!(self.out, "{c}{:<w$}: {costs}", "Optimization")?;
             }
+        }
+        if let Some(k) = s.cons.filter(|_| s.models > 0) {
+            let label = if k.brave { "  Brave" } else { "  Cautious" };
+            let yes = if more.is_empty() { "yes" } else { "unknown" };
+            writeln!(self.out, "{c}{label:<w$}: {yes}")?;
+            writeln!(self.out, "{c}{:<w$}: {}{more}", "Consequences", k.lower)?;
         }
         writeln!(self.out, "{c}{:<w$}: 1", "Calls")?;
         let first = s.first_model.unwrap_or_default();

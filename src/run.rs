@@ -8,19 +8,21 @@
 //! Ctrl-C, holds during the preparation too (`run/prepare.rs`): a run stopped before the search prints
 //! `UNKNOWN` and exits 1.
 
+mod consequences;
 mod enumerate;
 mod input;
 mod phases;
 mod plan;
 mod prepare;
 mod progress;
+mod project;
 #[cfg(test)]
 mod tests;
 mod threads;
 
 use crate::check::Checker;
-use crate::config::{Config, EngineKind, OptKind, OptMode, Pre};
-use crate::engine::{Engine, EngineError, Limits};
+use crate::config::{Config, EngineKind, EnumMode, OptKind, OptMode, Pre};
+use crate::engine::{minimal::Minimal, project::Project, Engine, EngineError, Limits};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -145,6 +147,11 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         }
         (None, None) => unreachable!("the preparation returns an engine or what builds one"),
     };
+    if let Some(mode) = config.projection() {
+        let optimising = !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
+        let atoms = project::atoms(mode, &program, optimising)?;
+        engine = Box::new(Project::new(engine, atoms));
+    }
     if let Some(outcome) = stop.reached() {
         return stopped(config, &mut printer, outcome, start);
     }
@@ -164,17 +171,47 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         .times(reading, phases.total() - reading)
         .and_then(|()| printer.solving())
         .map_err(output_failure)?;
-    let opt = optimisation(config, &program);
-    let found = enumerate::enumerate(
-        engine.as_mut(),
-        checker.as_ref(),
-        &shown,
-        models_wanted(config, opt),
-        opt,
-        &limits,
-        &mut printer,
-        || progress.model_found(),
-    )?;
+    let found = match config.enum_mode {
+        EnumMode::Brave | EnumMode::Cautious if optimisation(config, &program).is_some() => {
+            return Err(Failure::new(
+                exit::UNSUPPORTED,
+                "brave and cautious consequences with optimization (#minimize) are not \
+                 supported yet (use --opt-mode=ignore)",
+            )
+            .into())
+        }
+        EnumMode::Brave | EnumMode::Cautious => {
+            let n = config.models.unwrap_or(0);
+            if n != 0 {
+                eprintln!(
+                    "*** Warn : (yasmin-rs): #models not 0: last model may not cover consequences."
+                );
+            }
+            consequences::consequences(
+                engine.as_mut(),
+                checker.as_ref(),
+                &shown,
+                config.enum_mode == EnumMode::Brave,
+                n,
+                &limits,
+                &mut printer,
+                || progress.model_found(),
+            )?
+        }
+        EnumMode::Auto | EnumMode::Record => {
+            let opt = optimisation(config, &program);
+            enumerate::enumerate(
+                engine.as_mut(),
+                checker.as_ref(),
+                &shown,
+                models_wanted(config, opt),
+                opt,
+                &limits,
+                &mut printer,
+                || progress.model_found(),
+            )?
+        }
+    };
     let now = Instant::now();
     progress.stop();
     phases.end("Search");
@@ -194,9 +231,30 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         stats: config.stats.then_some(&stats),
         problem: Some(&problem),
         opt: found.opt,
+        cons: found.cons,
     };
     printer.finish(&summary).map_err(output_failure)?;
     Ok(summary.exit_code())
+}
+
+/// The host options of the minimality check's second searches when the GPU engine finds the
+/// candidates: the device's learning, heuristic and seed, the paper's other choices.
+fn tester_options(plan: &plan::Plan) -> crate::engine::HostOptions {
+    use crate::engine::{Decide, FwdCut, HostOptions, RestartPolicy, Sums};
+    let d = plan
+        .device
+        .expect("a plan has the host or the device engine's options");
+    HostOptions {
+        learning: d.learning,
+        heuristic: d.heuristic,
+        seed: d.seed,
+        sums: Sums::Translate,
+        decide: Decide::Rules,
+        save_progress: None,
+        phase_switch: None,
+        fwd_cut: FwdCut::Decisions,
+        restarts: RestartPolicy::Luby,
+    }
 }
 
 /// The optimisation mode, when the program has minimize statements that are not ignored;
@@ -250,7 +308,9 @@ fn make_engine(
     };
     // `auto` left the completion to this point: the host engine's, unless the race makes its
     // own and the device's.
-    let racing = plan.kind == EngineKind::Auto && !optimising;
+    let single = threads::takes_nogoods(config);
+    let racing =
+        plan.kind == EngineKind::Auto && !optimising && !single && ground.minimality.is_none();
     let completion = match completion {
         Some(c) => c,
         None if racing => crate::nogoods::Completion::default(),
@@ -283,6 +343,50 @@ fn make_engine(
     };
     // Optimisation is the host engine's only: `auto` takes it, `gpu` is refused.
     const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
+    if let Some(m) = ground.minimality.clone() {
+        // A disjunctive program that is not head-cycle-free: one engine finds candidates and
+        // each is checked for minimality by second searches on the host (`engine::minimal`),
+        // which learn loop nogoods only into the host engine; the threads' portfolio has no
+        // such check, so the host engine runs on one thread.
+        let inner = match plan.kind {
+            EngineKind::Gpu | EngineKind::Emu if optimising => {
+                return Err(Failure::new(
+                    exit::UNSUPPORTED,
+                    format!("{NO_OPT} (use --engine=cpu or --opt-mode=ignore)"),
+                )
+                .into())
+            }
+            EngineKind::Gpu => gpu::available()
+                .map_err(|why| (exit::NO_DEVICE, why))
+                .and_then(|()| device())
+                .map_err(|(code, why)| {
+                    Failure::new(
+                        code,
+                        format!("the GPU engine (--engine=gpu) cannot run: {why}"),
+                    )
+                })?,
+            EngineKind::Emu => {
+                let opts = plan
+                    .device
+                    .expect("a plan with the GPU engine has its options");
+                Box::new(
+                    gpu::many::ManyEngine::new(&ground, &completion, opts, Backend::Emulated)
+                        .map_err(engine_failure)?,
+                )
+            }
+            EngineKind::Auto | EngineKind::Cpu => {
+                if plan.kind == EngineKind::Auto {
+                    eprintln!(
+                        "*** Info : (yasmin-rs): using the CPU engine on one thread: the \
+                         program is disjunctive and not head-cycle-free"
+                    );
+                }
+                cpu(&ground, &completion)
+            }
+        };
+        let opts = plan.host.unwrap_or_else(|| tester_options(plan));
+        return Ok(Box::new(Minimal::new(inner, m, ground.num_atoms, opts)));
+    }
     let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
         let race = OptRace::start(ground, completion, hosts(), deadline);
         Ok(Box::new(race.map_err(engine_failure)?))
@@ -329,6 +433,13 @@ fn make_engine(
                 )
                 .into()
             }),
+        EngineKind::Auto if single => {
+            eprintln!(
+                "*** Info : (yasmin-rs): using the CPU engine: --project and consequences hand it \
+                 nogoods as they go"
+            );
+            Ok(cpu(&ground, &completion))
+        }
         EngineKind::Auto => {
             // The host members start first and complete the program for themselves (native
             // sums); the device's translation is made on a thread beside them, and the GPU
@@ -377,6 +488,7 @@ fn stopped<W: Write>(
         stats: config.stats.then_some(&stats),
         problem: None,
         opt: None,
+        cons: None,
     };
     printer.finish(&summary).map_err(output_failure)?;
     Ok(summary.exit_code())

@@ -133,11 +133,27 @@ fn several_ground_files_are_a_usage_error() {
 
 #[test]
 fn unsupported_features_exit_66() {
-    // Head-cycle-free disjunctions are shifted (src/ground/shift.rs); a head cycle is not
-    // supported yet.
-    let r = yasmin(&[&fixture("head_cycle.aspif")], None);
-    assert_eq!(r.code, Some(66));
+    // `#edge` (acyclicity constraints) is not supported yet.
+    let edges = b"asp 1 0 0\n1 1 1 1 0 0\n8 0 1 1 1\n8 1 0 0\n4 1 a 1 1\n0\n";
+    let r = yasmin(&[], Some(edges));
+    assert_eq!(r.code, Some(66), "{}", r.stderr);
     assert!(r.stderr.contains("not supported yet"), "{}", r.stderr);
+}
+
+#[test]
+fn a_head_cycle_is_solved_with_a_minimality_check() {
+    // a; b.  a :- b.  b :- a.  — not head-cycle-free; its one answer set is {a, b}.
+    let r = yasmin(&[&fixture("head_cycle.aspif"), "-n", "0", "--stats"], None);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    let one: Vec<String> = vec!["a".into(), "b".into()];
+    let sets = answer_sets(&r.stdout);
+    assert_eq!(
+        sets.into_iter().collect::<Vec<_>>(),
+        vec![(one, 1)],
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("Minimality   : 1 "), "{}", r.stdout);
 }
 
 #[test]

@@ -5,11 +5,9 @@
 //! schemes with the default `--decide=rules` and for one of them (alternating from program to
 //! program) with `--decide=vars` (host engine only), and the exit code says the same (20 none, 30 all found). A mismatch prints the
 //! program and both answers, saves the program as `tests/regress/diff-<kind>-<seed>.lp`, and
-//! fails the test. One exception, counted and reported but not failed: a disjunctive program
-//! (written so, or made so by gringo from a recursive non-monotone sum) that is not
-//! head-cycle-free, which yasmin-rs rejects with exit code 66 and the message "disjunctive program
-//! is not head-cycle-free"; such a program is "unsupported", never "agreed". Any other exit 66 is
-//! a mismatch. `YASMIN_DIFF_STRICT=1` fails on those too.
+//! fails the test. Disjunctive programs that are not head-cycle-free (written so, or made so by
+//! gringo from a recursive non-monotone sum) are compared like any other (the minimality check,
+//! `engine::minimal`); the count of those is reported.
 //!
 //! Knobs (environment): `YASMIN_DIFF_COUNT` programs per kind (default 300, the CI count),
 //! `YASMIN_DIFF_SEED` base seed (default 1), `YASMIN_DIFF_ENGINE` (default `cpu`),
@@ -198,14 +196,13 @@ struct Mismatch {
 
 /// How one program went.
 enum Agreement {
-    /// Same answer sets as clingo (this many) for every learning scheme.
-    Agreed(usize),
-    /// yasmin-rs said the program is disjunctive and not head-cycle-free (exit 66).
-    Unsupported,
+    /// Same answer sets as clingo (this many) for every learning scheme; whether candidates
+    /// were checked for minimality (a program with a head cycle, `--stats`' `Minimality`).
+    Agreed(usize, bool),
 }
 
-/// What yasmin-rs says (on stderr, with exit 66) about a disjunctive program it cannot shift.
-const NOT_HCF: &str = "disjunctive program is not head-cycle-free";
+/// The `--stats` line of a run that checked candidates for minimality.
+const MINIMALITY: &str = "\nMinimality   :";
 
 /// Compare one program against clingo for every learning scheme (`--decide=rules`), and, when
 /// the engine is the host's, for `LEARNING[vars_with % 2]` with `--decide=vars` and for
@@ -234,6 +231,7 @@ fn check_program(
     let cubes = ["--gpu-cubes=0", "", "--gpu-cubes=5"][(vars_with / 8) % 3];
     let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
     let want_exit = if expected.sets.is_empty() { 20 } else { 30 };
+    let mut minimality = false;
     let mut runs: Vec<(&str, &str, Option<&str>)> =
         LEARNING.iter().map(|&l| (l, DECIDE[0], None)).collect();
     if engine == "cpu" {
@@ -255,6 +253,7 @@ fn check_program(
             learning,
             "--heuristic",
             heuristic,
+            "--stats",
         ];
         if decide != DECIDE[0] {
             args.extend(["--decide", decide]);
@@ -284,9 +283,7 @@ fn check_program(
             Duration::from_secs(limit + 10),
         );
         let got = parse_text(&out, code);
-        if code == Some(66) && !env_flag("YASMIN_DIFF_STRICT") && err.contains(NOT_HCF) {
-            return Ok(Agreement::Unsupported);
-        }
+        minimality |= out.contains(MINIMALITY);
         if got.sets != expected.sets || code != Some(want_exit) {
             return Err(Mismatch {
                 what: format!(
@@ -305,11 +302,7 @@ fn check_program(
             });
         }
     }
-    Ok(Agreement::Agreed(expected.sets.len()))
-}
-
-fn env_flag(name: &str) -> bool {
-    std::env::var(name).is_ok_and(|v| v == "1")
+    Ok(Agreement::Agreed(expected.sets.len(), minimality))
 }
 
 /// The binary under test; `YASMIN_DIFF_BIN` overrides it (to test this harness itself with a
@@ -449,10 +442,9 @@ fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Misma
     if (i / 2) % 2 == 1 {
         args.extend(["--decide", "vars"]);
     }
+    args.push("--stats");
     let (out, err, code) = yasmin_with(aspif, &args);
-    if code == Some(66) && !env_flag("YASMIN_DIFF_STRICT") && err.contains(NOT_HCF) {
-        return Ok(Agreement::Unsupported);
-    }
+    let minimality = out.contains(MINIMALITY);
     let got = parse_opt(&out, code);
     if got != expected {
         return Err(mismatch(&args, &expected, &got, &err));
@@ -515,7 +507,7 @@ fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Misma
             return Err(mismatch(&args, &want, &got, &err));
         }
     }
-    Ok(Agreement::Agreed(expected.sets.len()))
+    Ok(Agreement::Agreed(expected.sets.len(), minimality))
 }
 
 fn run_kind(kind: Kind) {
@@ -533,7 +525,7 @@ fn run_kind_on(kind: Kind, engine: &str, count: u64) {
     let dir = scratch_dir().join(format!("{engine}-{}", kind.name()));
     std::fs::create_dir_all(&dir).unwrap();
     let start = Instant::now();
-    let (mut sets, mut unsat, mut unsupported, mut failures) = (0usize, 0usize, 0usize, Vec::new());
+    let (mut sets, mut unsat, mut minimality, mut failures) = (0usize, 0usize, 0usize, Vec::new());
     for i in 0..count {
         let seed = program_seed(base, kind, i);
         let text = generate(kind, seed);
@@ -547,11 +539,11 @@ fn run_kind_on(kind: Kind, engine: &str, count: u64) {
             check_program(&text, &aspif, &expected, heuristic, i as usize, engine)
         };
         match checked {
-            Ok(Agreement::Agreed(n)) => {
+            Ok(Agreement::Agreed(n, checked)) => {
                 sets += n;
                 unsat += (n == 0) as usize;
+                minimality += checked as usize;
             }
-            Ok(Agreement::Unsupported) => unsupported += 1,
             Err(m) => {
                 // One root cause often fails many programs: save the first few, list the rest
                 // by seed (each reproducible with gen_program).
@@ -576,7 +568,7 @@ fn run_kind_on(kind: Kind, engine: &str, count: u64) {
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(
         "differential {:<9} ({engine}): {count} programs (base seed {base}), {sets} answer sets, {unsat} unsat, \
-         {unsupported} unsupported (not head-cycle-free), {} mismatches, {:.1}s",
+         {minimality} with candidates checked for minimality, {} mismatches, {:.1}s",
         kind.name(),
         failures.len(),
         start.elapsed().as_secs_f64()

@@ -99,22 +99,20 @@ fn head_map_lists_rules_per_atom() {
 }
 
 #[test]
-fn unsupported_input_is_rejected_with_a_message() {
-    // Head-cycle-free disjunction is shifted; b and c on one positive cycle is not.
+fn unsupported_input_is_rejected_and_head_cycles_are_described() {
+    // Head-cycle-free disjunction is shifted.
     let (g, names) = ground("a. b; c :- a.");
     let (b, c) = (atom(&names, "b"), atom(&names, "c"));
     assert_eq!(g.rules_of(b).len(), 1);
     assert_eq!(g.rules_of(c).len(), 1);
     assert!(g.rules.iter().all(|r| r.head.len() <= 1));
+    // b and c on one positive cycle: shifted too, and described for the minimality check.
     let m = parse("a. b; c :- a. b :- c. c :- b.");
-    let err = analyse(&m.program).unwrap_err();
-    assert!(
-        matches!(err, Unsupported::HeadCycle { rule: 2, .. }),
-        "{err}"
-    );
-    assert!(err
-        .to_string()
-        .starts_with("disjunctive program is not head-cycle-free: atoms "));
+    let g = analyse(&m.program).unwrap();
+    let cycle = g.minimality.as_ref().expect("a head cycle");
+    let (b, c) = (atom(&m.names, "b"), atom(&m.names, "c"));
+    assert_eq!(cycle.components, vec![vec![b.min(c), b.max(c)]]);
+    assert!(!g.is_cyclic(b) && !g.is_cyclic(c));
 
     let mut p = parse("a.").program;
     p.theory();
@@ -128,17 +126,19 @@ fn unsupported_input_is_rejected_with_a_message() {
     });
     assert!(matches!(analyse(&p), Err(Unsupported::Edge(1))));
 
-    let mut p = parse("a.").program;
-    p.assume(vec![1]);
-    assert!(matches!(analyse(&p), Err(Unsupported::Assumptions(1))));
+    // Assumptions are constraints; `#project` is the run's (`--project`).
+    let mut p = parse("{a}.").program;
+    p.assume(vec![-1]);
+    let g = analyse(&p).unwrap();
+    assert!(g.rules.iter().any(|r| r.head.is_empty()), "`:- a.` added");
 
     let mut p = parse("a.").program;
     p.project(vec![1]);
-    assert!(matches!(analyse(&p), Err(Unsupported::Projection)));
+    assert!(analyse(&p).is_ok());
 }
 
 #[test]
-fn heuristics_become_warnings() {
+fn heuristics_are_kept_for_the_domain_heuristic() {
     let mut p = parse("{a}.").program;
     p.heuristic(Heuristic {
         modifier: HeuristicModifier::Sign,
@@ -148,8 +148,8 @@ fn heuristics_become_warnings() {
         condition: vec![],
     });
     let g = analyse(&p).unwrap();
-    assert_eq!(g.warnings.len(), 1);
-    assert!(g.warnings[0].contains("#heuristic"));
+    assert!(g.warnings.is_empty());
+    assert_eq!(g.heuristics.len(), 1);
 }
 
 #[test]

@@ -6,8 +6,7 @@
 //! on PATH (Debian package `gringo`); fails, not skips, without them.
 //!
 //! No exceptions: disjunctive inputs (gringo writes recursive non-monotone sums as disjunctive
-//! rules) are compared like any other; one that is not head-cycle-free (rejected with exit 66)
-//! fails, so such a file belongs here only once yasmin-rs supports it.
+//! rules), head-cycle-free or not, are compared like any other.
 
 mod common;
 

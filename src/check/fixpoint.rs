@@ -4,7 +4,8 @@
 //! Invariant: `check_founded` derives an atom only through a rule of the reduct whose positive
 //! body is already derived, so what it derives is exactly the least model of the reduct (for
 //! normal, choice and shifted head-cycle-free disjunctive programs); it then requires that least
-//! model to equal the candidate.
+//! model to equal the candidate. For other disjunctive programs it derives only atoms of the
+//! candidate (so it checks support), and minimality is `minimal.rs`'s search.
 
 use super::{holds, Checker, Ext, Verdict, Violation};
 use lparse::{Body, HeadKind};
@@ -14,20 +15,13 @@ use lparse::{Body, HeadKind};
 pub(super) fn check_founded(
     c: &Checker,
     m: &[bool],
-    verdict: &mut Verdict,
+    _verdict: &mut Verdict,
 ) -> Result<(), Violation> {
     let rules = &c.program.rules;
     let n = m.len() - 1;
     let disjunctive = rules
         .iter()
         .any(|r| r.head.kind == HeadKind::Disjunctive && r.head.atoms.len() > 1);
-    if disjunctive && !c.head_cycle_free {
-        verdict.caveats.push(
-            "the program has disjunctive rules and is not head-cycle-free: minimality not checked \
-             (only that the model is a model and every true atom is supported by the reduct)"
-                .into(),
-        );
-    }
 
     let mut derived = vec![false; n + 1];
     let mut queue: Vec<u32> = Vec::new();
@@ -116,6 +110,14 @@ pub(super) fn check_founded(
                 index,
                 rule: c.describe_rule(index),
             });
+        }
+    }
+    // Without head-cycle-freedom the fixpoint above derived what `m` holds (a necessary
+    // condition); minimality is the checker's own search.
+    if disjunctive && !c.head_cycle_free {
+        if let Some(y) = super::minimal::smaller_model(c, m) {
+            let names: Vec<String> = y.iter().map(|&a| c.atom_name(a)).collect();
+            return Err(Violation::NotMinimal(format!("{{{}}}", names.join(", "))));
         }
     }
     Ok(())

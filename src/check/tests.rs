@@ -195,16 +195,31 @@ fn head_cycle_free_disjunction_is_minimal() {
 }
 
 #[test]
-fn head_cycle_disjunction_says_minimality_unchecked() {
+fn head_cycle_disjunction_is_checked_for_minimality() {
     // a; b.  a :- b.  b :- a.   The one answer set is {a, b}.
     let p = program(
         vec![normal(&[1, 2], &[]), normal(&[1], &[2]), normal(&[2], &[1])],
         &["a", "b"],
     );
-    let v = check(&p, &[1, 2]).unwrap();
-    assert!(!v.complete());
-    assert!(v.caveats[0].contains("minimality not checked"));
+    assert_eq!(check(&p, &[1, 2]), Ok(Verdict::default()));
     assert!(matches!(check(&p, &[1]), Err(Violation::Rule { .. })));
+    // a; b :- c.  c :- a.  c :- b.  a; b.  a :- c.  {a, b, c} is a supported model, but
+    // {a, c} is a model of its reduct: only {a, c} is an answer set.
+    let p = program(
+        vec![
+            normal(&[1, 2], &[3]),
+            normal(&[3], &[1]),
+            normal(&[3], &[2]),
+            normal(&[1, 2], &[]),
+            normal(&[1], &[3]),
+        ],
+        &["a", "b", "c"],
+    );
+    assert_eq!(check(&p, &[1, 3]), Ok(Verdict::default()));
+    assert_eq!(
+        check(&p, &[1, 2, 3]),
+        Err(Violation::NotMinimal("{a, c}".into()))
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! Invariant: the engines never see these names; a value that only tests use is hidden, never
 //! absent (it still parses).
 
-use super::{EngineKind, GpuEngine, OptKind, OptMode, Pre};
+use super::{EngineKind, EnumMode, GpuEngine, OptKind, OptMode, Pre, ProjectArg, Projection};
 use crate::engine::options::{self, Configuration};
 use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, Sums};
 use crate::output::Quiet;
@@ -51,6 +51,7 @@ values!(Heuristic {
     Activity => "activity", "VSIDS-style activity";
     Occ => "occ", "occurrences in the input nogoods";
     Jw => "jw", "Jeroslow-Wang: occurrences weighted by 2^-length";
+    Domain => "domain", "activity steered by #heuristic directives (host engine, --decide=vars)";
 });
 
 values!(Sums {
@@ -157,4 +158,24 @@ pub fn quiet(s: &str) -> Result<Quiet, String> {
 /// `-c name=value`, checked when the command line is parsed.
 pub fn constant(s: &str) -> Result<(String, String), String> {
     crate::grounder::parse_constant(s).map_err(|e| e.to_string())
+}
+
+values!(EnumMode {
+    Auto => "auto", "blocking nogoods (as record)";
+    Record => "record", "blocking nogoods, one per model";
+    Brave => "brave", "the brave consequences: shown atoms true in some answer set";
+    Cautious => "cautious", "the cautious consequences: shown atoms true in every answer set";
+});
+
+/// `--project[=auto|show|project|no][,BT]` (clingo's `,BT` backtracking options are accepted
+/// and have no effect).
+pub fn projection(s: &str) -> Result<ProjectArg, String> {
+    let mode = s.split(',').next().unwrap_or("");
+    match mode {
+        "auto" | "" => Ok(ProjectArg(Some(Projection::Auto))),
+        "show" => Ok(ProjectArg(Some(Projection::Show))),
+        "project" => Ok(ProjectArg(Some(Projection::Project))),
+        "no" => Ok(ProjectArg(None)),
+        m => Err(format!("'{m}' is not one of auto, show, project, no")),
+    }
 }

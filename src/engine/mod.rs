@@ -7,8 +7,10 @@
 
 pub mod cpu;
 pub mod gpu;
+pub mod minimal;
 pub mod options;
 pub mod portfolio;
+pub mod project;
 pub mod restart;
 pub mod stats;
 
@@ -121,5 +123,18 @@ pub trait Engine {
     fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
         let _ = bound;
         Err(EngineError::Unsupported("optimization (#minimize)".into()))
+    }
+    /// Add `lits` as a nogood before the next search: one every answer set satisfies (a
+    /// loop nogood of the minimality check, `engine::minimal`), over the engine's literals.
+    /// False when the engine takes no nogoods from outside.
+    fn add_nogood(&mut self, lits: &[crate::lit::Lit]) -> bool {
+        let _ = lits;
+        false
+    }
+    /// The value of `atom` at the engine's top level, if it has one there (`None`: open or
+    /// not known), for the consequences' estimate.
+    fn fixed(&self, atom: u32) -> Option<bool> {
+        let _ = atom;
+        None
     }
 }

@@ -28,6 +28,10 @@ pub enum Heuristic {
     Jw,
     /// VSIDS-style activity, bumped on conflicts and decayed.
     Activity,
+    /// Activity, steered by the program's `#heuristic` directives (clingo's `Domain`: `level`,
+    /// `sign`, `true`, `false`; `init` and `factor` have no effect). Host engine only, with
+    /// `--decide=vars`; without it `#heuristic` is ignored with a notice.
+    Domain,
 }
 
 /// How the engines handle sum (cardinality and weight) bodies: the host engine and the
@@ -175,6 +179,9 @@ impl SearchRow {
         }
         if self.restarts == Some(RestartPolicy::Dynamic) {
             return Some("--restarts=dynamic".into());
+        }
+        if self.heuristic == Some(Heuristic::Domain) {
+            return Some("--heuristic=domain".into());
         }
         None
     }

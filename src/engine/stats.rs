@@ -52,6 +52,10 @@ pub struct Stats {
     /// propagates natively (`kernels/search/sums.cuh`; the others are translated).
     pub gpu_bytes_per_search: u64,
     pub gpu_native_sums: u64,
+    /// Disjunctive programs that are not head-cycle-free (`engine::minimal`): candidate
+    /// models checked for minimality by a second search, and those that failed.
+    pub minimality_checks: u64,
+    pub minimality_failed: u64,
     /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
     /// (empty: one engine ran).
     pub portfolio: String,

@@ -4,13 +4,17 @@
 //! Invariant: the supported models of the returned program (atoms `1..=num_atoms`) are exactly
 //! the supported models of the input program with its externals read as documented on
 //! [`analyse`] and its disjunctive rules shifted (which keeps the answer sets of a
-//! head-cycle-free program; other disjunctive programs are rejected); equal normalised bodies are stored once; anything of the input the solver cannot
+//! head-cycle-free program; for any other, every answer set is among them, and the components
+//! with a head cycle are marked acyclic and described in `minimality` for the engines' check,
+//! [`super::minimality`]); equal normalised bodies are stored once; `#project` is the run's
+//! (`--project`), not the search's; anything of the input the solver cannot
 //! honour is an [`Unsupported`] error, never silently dropped (`#heuristic`, which only guides
-//! search, becomes a warning).
+//! search, is kept for `--heuristic=domain`; the run says when it is ignored).
 
+use super::minimality::Minimality;
 use super::normalise::{normalise_conj, normalise_sum};
 use super::scc::tarjan;
-use super::shift::{head_cycle, shifted_body};
+use super::shift::{head_cycles, shifted_body};
 use super::{BodyDef, GroundProgram, RuleDef};
 use crate::csr::Csr;
 use lparse::{Body, ExternalValue, HeadKind, Program};
@@ -22,11 +26,6 @@ use std::hash::{Hash, Hasher};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unsupported {
     #[error(
-        "disjunctive program is not head-cycle-free: atoms {a} and {b} of one head (rule {rule} of \
-         the input) are in a positive cycle; not supported yet"
-    )]
-    HeadCycle { rule: usize, a: String, b: String },
-    #[error(
         "rule {rule} of the input: shifting its disjunctive head makes sum weights exceed 64 bits"
     )]
     ShiftOverflow { rule: usize },
@@ -34,13 +33,12 @@ pub enum Unsupported {
     Theory(usize),
     #[error("#edge directives (acyclicity constraints) are not supported yet (the input has {0})")]
     Edge(usize),
-    #[error("assumptions are not supported yet (the input assumes {0} literals)")]
-    Assumptions(usize),
-    #[error("#project (projected enumeration) is not supported yet")]
-    Projection,
 }
 
 /// Analyse `program`.
+///
+/// Assumptions (aspif `6`, from `#external` atoms assumed by the grounder's caller) become
+/// integrity constraints: only answer sets where every assumed literal holds remain.
 ///
 /// Externals (the last statement for an atom wins): `Free` = the choice rule `{a}.`; `True` =
 /// `{a}.` plus the constraint `:- not a.`; `False` and `Release` = no rule, so the atom is false.
@@ -48,8 +46,9 @@ pub enum Unsupported {
 /// atom. A choice rule with an empty head and a rule whose body can never
 /// hold are dropped (their head atoms stay atoms).
 ///
-/// Disjunctive rules of a head-cycle-free program are shifted into normal rules
-/// ([`super::shift`]); a program that is not head-cycle-free is [`Unsupported::HeadCycle`].
+/// Disjunctive rules are shifted into normal rules ([`super::shift`]); the components with
+/// two atoms of one disjunctive head are marked acyclic and described in
+/// [`GroundProgram::minimality`] (see [`super::minimality`]).
 pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     if program.theory_statements > 0 {
         return Err(Unsupported::Theory(program.theory_statements));
@@ -57,19 +56,7 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     if !program.edges.is_empty() {
         return Err(Unsupported::Edge(program.edges.len()));
     }
-    if !program.assumptions.is_empty() {
-        return Err(Unsupported::Assumptions(program.assumptions.len()));
-    }
-    if program.projection.is_some() {
-        return Err(Unsupported::Projection);
-    }
-    let mut warnings = Vec::new();
-    if !program.heuristics.is_empty() {
-        warnings.push(format!(
-            "{} #heuristic directive(s) ignored (the solver's own heuristics decide)",
-            program.heuristics.len()
-        ));
-    }
+    let warnings = Vec::new();
 
     let mut b = Builder::default();
     // Disjunctive rules wait until the dependency graph is known: (input rule number, head, body).
@@ -131,9 +118,18 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         }
     }
 
-    if !disjunctive.is_empty() {
-        shift_all(program, num_atoms, &mut b, disjunctive)?;
+    // Assumptions (aspif 6) filter the answer sets: `:- not l.` for each assumed literal `l`.
+    for &l in &program.assumptions {
+        if let Some(body) = normalise_conj(&[-l]) {
+            b.rule(vec![], false, body);
+        }
     }
+
+    let minimality = if disjunctive.is_empty() {
+        None
+    } else {
+        shift_all(num_atoms, &mut b, disjunctive)?
+    };
 
     let (head_offsets, head_rules) = head_csr(num_atoms, &b.rules);
     let dependencies = dependency_csr(
@@ -142,7 +138,14 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
             .iter()
             .map(|r| (r.head.as_slice(), &b.bodies[r.body as usize])),
     );
-    let (scc, scc_cyclic) = tarjan(&dependencies);
+    let (scc, mut scc_cyclic) = tarjan(&dependencies);
+    // The shifted graph may have fewer edges (a shifted rule that can never hold is dropped),
+    // so its components are finer: each lies inside one of the input's.
+    if let Some(m) = &minimality {
+        for &a in m.components.iter().flatten() {
+            scc_cyclic[scc[a as usize] as usize] = false;
+        }
+    }
     let tight = !scc_cyclic.iter().any(|&c| c);
     Ok(GroundProgram {
         num_atoms,
@@ -155,17 +158,18 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         tight,
         warnings,
         objective: super::Objective::new(program),
+        heuristics: program.heuristics.clone(),
+        minimality,
     })
 }
 
-/// Check that the program with `disjunctive`'s rules added to `b`'s is head-cycle-free, then add
-/// their shifted rules to `b`.
+/// Add the shifted rules of `disjunctive` to `b`; when the program with them is not
+/// head-cycle-free, what the minimality check needs about its head cycles.
 fn shift_all(
-    program: &Program,
     num_atoms: u32,
     b: &mut Builder,
     disjunctive: Vec<(usize, Vec<u32>, BodyDef)>,
-) -> Result<(), Unsupported> {
+) -> Result<Option<Minimality>, Unsupported> {
     let dependencies = dependency_csr(
         num_atoms,
         b.rules
@@ -174,13 +178,17 @@ fn shift_all(
             .chain(disjunctive.iter().map(|(_, h, body)| (h.as_slice(), body))),
     );
     let (scc, _) = tarjan(&dependencies);
-    if let Some((k, x, y)) = head_cycle(disjunctive.iter().map(|(_, h, _)| h.as_slice()), &scc) {
-        return Err(Unsupported::HeadCycle {
-            rule: disjunctive[k].0,
-            a: atom_name(program, x),
-            b: atom_name(program, y),
-        });
-    }
+    let non_hcf = head_cycles(disjunctive.iter().map(|(_, h, _)| h.as_slice()), &scc);
+    let minimality = (!non_hcf.is_empty()).then(|| {
+        let normal = b
+            .rules
+            .iter()
+            .map(|r| (r.head.as_slice(), r.choice, &b.bodies[r.body as usize]));
+        let disj = disjunctive
+            .iter()
+            .map(|(_, h, body)| (h.as_slice(), false, body));
+        Minimality::new(num_atoms, &scc, &non_hcf, normal.chain(disj))
+    });
     for (rule, head, body) in disjunctive {
         for (i, &a) in head.iter().enumerate() {
             match shifted_body(&body, &head, i) {
@@ -190,17 +198,7 @@ fn shift_all(
             }
         }
     }
-    Ok(())
-}
-
-/// The name the output table gives `atom` (a `#show` line whose condition is just the atom),
-/// else `#atom`.
-fn atom_name(program: &Program, atom: u32) -> String {
-    program
-        .outputs
-        .iter()
-        .find(|o| o.condition == [atom as i32])
-        .map_or_else(|| format!("#{atom}"), |o| o.name.clone())
+    Ok(minimality)
 }
 
 /// `program.max_atom`, or more if the program was built without noting every atom (the CSRs
@@ -215,6 +213,10 @@ fn max_atom(program: &Program) -> u32 {
         };
     }
     let m = program.externals.iter().fold(m, |m, e| m.max(e.atom));
+    let m = program
+        .assumptions
+        .iter()
+        .fold(m, |m, l| m.max(l.unsigned_abs()));
     let minimize = program.minimize.iter().flat_map(|s| &s.lits);
     minimize.fold(m, |m, w| m.max(w.lit.unsigned_abs()))
 }

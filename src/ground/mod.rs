@@ -4,18 +4,21 @@
 //! Invariant: every rule of the input that the solver honours appears in `rules` exactly once,
 //! pointing at the one `BodyDef` equal to its body, except a disjunctive rule `a₁;…;aₖ :- B` of a
 //! head-cycle-free program, which appears as its `k` shifted rules `aᵢ :- B, not aⱼ (j ≠ i)`
-//! (module `shift`); no rule has a disjunctive head; atoms keep their program numbers
+//! (module `shift`; the components with a head cycle are marked acyclic and described in
+//! `minimality`, module `minimality`); no rule has a disjunctive head; atoms keep their program numbers
 //! (`1..=num_atoms`); an atom is in a cyclic component exactly when it lies on a cycle of the
 //! positive dependency graph (head ← positive body atom, through sum bodies' positive literals
-//! too).
+//! too) and not in a component with a head cycle; `tight` = no cyclic component.
 
 mod analyse;
+pub mod minimality;
 pub mod normalise;
 pub mod objective;
 pub mod scc;
 mod shift;
 
 pub use analyse::{analyse, Unsupported};
+pub use minimality::Minimality;
 pub use objective::Objective;
 
 /// A distinct rule body. Literals use the program's signed convention (`a` / `-a`).
@@ -49,12 +52,18 @@ pub struct GroundProgram {
     pub scc: Vec<u32>,
     /// Component id → it holds a cycle (more than one atom, or a self-loop).
     pub scc_cyclic: Vec<bool>,
-    /// No cyclic component: supported models are answer sets.
+    /// No cyclic component: supported models are answer sets (with `minimality`: candidates).
     pub tight: bool,
     /// Statements of the input that were ignored (e.g. `#heuristic`); the CLI prints them.
     pub warnings: Vec<String>,
+    /// The `#heuristic` directives, for `--heuristic=domain` (host engine).
+    pub heuristics: Vec<lparse::Heuristic>,
     /// The `#minimize` statements by priority (empty when there are none).
     pub objective: Objective,
+    /// A disjunctive program that is not head-cycle-free: its components with a head cycle
+    /// (marked acyclic in `scc_cyclic`) and their rules, for the minimality check of each
+    /// candidate model (`engine::minimal`). `None` for every other program.
+    pub minimality: Option<Minimality>,
 }
 
 impl GroundProgram {

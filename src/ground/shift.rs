@@ -1,8 +1,8 @@
 //! Disjunctive rules → normal rules by shifting, for head-cycle-free programs.
 //!
-//! Invariant: [`head_cycle`] finds a disjunctive rule with two head atoms in one strongly connected
-//! component of the positive dependency graph (disjunctive heads included) whenever one exists;
-//! when none exists, the program in which every disjunctive rule `a₁;…;aₖ :- B` is replaced by
+//! Invariant: [`head_cycles`] names every strongly connected component of the positive
+//! dependency graph (disjunctive heads included) with two head atoms of one disjunctive rule;
+//! when there is none, the program in which every disjunctive rule `a₁;…;aₖ :- B` is replaced by
 //! the `k` rules of [`shifted_body`] (`aᵢ :- B, not a₁, …` without `not aᵢ`) has exactly the
 //! answer sets of the original (Ben-Eliyahu & Dechter 1994) and the same positive dependency
 //! graph, so the atom numbering and the tightness of the program are unchanged. No atom is added:
@@ -63,24 +63,22 @@ pub fn shifted_body(body: &BodyDef, head: &[u32], i: usize) -> Result<Option<Bod
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Overflow;
 
-/// The first disjunctive head (in the order given) with two atoms in one component, as
-/// `(index into heads, atom, atom)`. `scc[a]` is atom `a`'s component in the positive
-/// dependency graph built with every disjunctive head atom depending on its body's positive
-/// atoms; two distinct atoms share a component only when they lie on a common cycle.
-pub fn head_cycle<'a>(
-    heads: impl IntoIterator<Item = &'a [u32]>,
-    scc: &[u32],
-) -> Option<(usize, u32, u32)> {
+/// The components (sorted, distinct) holding two atoms of one of the disjunctive `heads`.
+/// `scc[a]` is atom `a`'s component in the positive dependency graph built with every
+/// disjunctive head atom depending on its body's positive atoms; two distinct atoms share a
+/// component only when they lie on a common cycle.
+pub fn head_cycles<'a>(heads: impl IntoIterator<Item = &'a [u32]>, scc: &[u32]) -> Vec<u32> {
     let mut seen: Vec<(u32, u32)> = Vec::new();
-    for (k, head) in heads.into_iter().enumerate() {
+    let mut found = Vec::new();
+    for head in heads {
         seen.clear();
         seen.extend(head.iter().map(|&a| (scc[a as usize], a)));
         seen.sort_unstable();
-        if let Some(w) = seen.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Some((k, w[0].1, w[1].1));
-        }
+        found.extend(seen.windows(2).filter(|w| w[0].0 == w[1].0).map(|w| w[0].0));
     }
-    None
+    found.sort_unstable();
+    found.dedup();
+    found
 }
 
 #[cfg(test)]
@@ -172,11 +170,13 @@ mod tests {
 
     #[test]
     fn head_cycle_needs_two_atoms_of_one_head_in_one_component() {
-        // Components: atoms 1, 2 share component 7; atom 3 is alone.
-        let scc = [0, 7, 7, 3];
+        // Components: atoms 1, 2 share component 7, atoms 4, 5 component 2; atom 3 is alone.
+        let scc = [0, 7, 7, 3, 2, 2];
         let a: &[u32] = &[1, 3];
         let b: &[u32] = &[3, 2, 1];
-        assert_eq!(head_cycle([a], &scc), None);
-        assert_eq!(head_cycle([a, b], &scc), Some((1, 1, 2)));
+        let c: &[u32] = &[5, 4];
+        assert_eq!(head_cycles([a], &scc), Vec::<u32>::new());
+        assert_eq!(head_cycles([a, b], &scc), vec![7]);
+        assert_eq!(head_cycles([c, a, b, c], &scc), vec![2, 7]);
     }
 }

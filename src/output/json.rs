@@ -42,6 +42,13 @@ pub(super) fn finish(o: &mut dyn Write, call: &Call, s: &Summary) -> io::Result<
                 ),
                 None => String::new(),
             };
+            let costs = match w.cons {
+                Some((lo, hi)) => format!(
+                    "{costs},\n          \"Consequences\": {{\n            \"True\": {lo},\n            \"Open\": {}\n          }}",
+                    hi - lo
+                ),
+                None => costs,
+            };
             let sep = if i + 1 < call.witnesses.len() {
                 ","
             } else {
@@ -71,6 +78,16 @@ pub(super) fn finish(o: &mut dyn Write, call: &Call, s: &Summary) -> io::Result<
             join_costs(&op.costs, ", ")
         ),
         None => String::new(),
+    };
+    let opt = match s.cons.filter(|_| s.models > 0) {
+        Some(k) => format!(
+            "{opt},\n    \"{}\": \"{}\",\n    \"Consequences\": {{\n      \"True\": {},\n      \"Open\": {}\n    }}",
+            if k.brave { "Brave" } else { "Cautious" },
+            if more == "no" { "yes" } else { "unknown" },
+            k.lower,
+            k.upper - k.lower
+        ),
+        None => opt,
     };
     writeln!(
         o,

@@ -87,6 +87,14 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
         // Host engine: unfounded sets found at partial assignments (source pointers).
         writeln!(o, "{c}{:<w$}: {}", "  Unfounded sets", s.unfounded_sets)?;
     }
+    if s.minimality_checks > 0 {
+        // Disjunctive programs with a head cycle: candidates checked by a second search.
+        writeln!(
+            o,
+            "{c}{:<w$}: {:<8} (Failed: {})",
+            "Minimality", s.minimality_checks, s.minimality_failed
+        )?;
+    }
     writeln!(
         o,
         "{c}{:<w$}: {:.3}s",

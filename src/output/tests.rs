@@ -46,6 +46,7 @@ fn summary(outcome: Outcome, models: u64, stats: Option<&Stats>) -> Summary<'_> 
         stats,
         problem: stats.map(|_| &PROBLEM),
         opt: None,
+        cons: None,
     }
 }
 
@@ -97,6 +98,8 @@ fn stats() -> Stats {
         gpu_cubes_refuted: 17,
         gpu_bytes_per_search: 3 << 20,
         gpu_native_sums: 1,
+        minimality_checks: 9,
+        minimality_failed: 4,
         portfolio: "answer from the CPU engine, beside 4 GPU searches".into(),
     }
 }
@@ -421,4 +424,55 @@ fn quiet_and_verbosity_levels() {
         "text_opt_q2_v0",
         run_opt_q(Format::Text, false, e, q(2, 0), 0)
     );
+}
+
+/// `--enum-mode=brave|cautious`: each answer is the consequences so far with clasp's estimate;
+/// the summary says `Brave`/`Cautious` and the final count (`+` when not exhausted).
+fn run_cons(format: Format, brave: bool, outcome: Outcome) -> String {
+    let mut p =
+        Printer::new(Vec::new(), format, Quiet::default(), "queens.aspif").with_version("0.0.0");
+    p.header().unwrap();
+    p.solving().unwrap();
+    let steps: &[(&[&str], u64, u64)] = if brave {
+        &[(&["a"], 1, 3), (&["a", "c"], 2, 3)]
+    } else {
+        &[(&["a", "c"], 0, 2), (&["a"], 1, 1)]
+    };
+    for &(shown, lo, hi) in steps {
+        p.model(shown, None).unwrap();
+        p.consequences(lo, hi).unwrap();
+    }
+    let mut s = summary(outcome, 2, None);
+    // The run makes the estimate exact once every answer set is accounted for.
+    let &(_, lower, upper) = steps.last().unwrap();
+    let upper = if outcome == Outcome::Exhausted {
+        lower
+    } else {
+        upper
+    };
+    s.cons = Some(ConsSummary {
+        brave,
+        lower,
+        upper,
+    });
+    p.finish(&s).unwrap();
+    String::from_utf8(p.into_inner()).unwrap()
+}
+
+#[test]
+fn consequence_formats() {
+    for (name, format) in [
+        ("text", Format::Text),
+        ("comp", Format::Competition),
+        ("json", Format::Json),
+    ] {
+        insta::assert_snapshot!(
+            format!("{name}_brave"),
+            run_cons(format, true, Outcome::Exhausted)
+        );
+        insta::assert_snapshot!(
+            format!("{name}_cautious_enough"),
+            run_cons(format, false, Outcome::Enough)
+        );
+    }
 }

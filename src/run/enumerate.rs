@@ -30,6 +30,8 @@ pub struct Found {
     pub last_model: Instant,
     /// With an objective (not ignored) and a model.
     pub opt: Option<OptSummary>,
+    /// `--enum-mode=brave|cautious` (`run/consequences.rs`), with a model.
+    pub cons: Option<crate::output::ConsSummary>,
 }
 
 /// Enumerate up to `max_models` models (0 = all; with `optN`, optimal models) of `engine`;
@@ -53,6 +55,7 @@ pub fn enumerate<W: Write>(
         first_model: None,
         last_model: solve_start,
         opt: None,
+        cons: None,
     };
     let kind = opt.map(|o| o.kind);
     if let Some(o) = opt.filter(|o| !o.bound.is_empty()) {

@@ -98,7 +98,18 @@ pub fn host_options(
     row: &SearchRow,
 ) -> Result<HostOptions, Failure> {
     let r = given.over(*row);
-    let decide = r.decide.unwrap_or(Decide::Rules);
+    // `--heuristic=domain` decides on variables (decisions on rules ignore `#heuristic`).
+    let domain = r.heuristic == Some(Heuristic::Domain);
+    let decide = match given.decide {
+        Some(d) => d,
+        None if domain => Decide::Vars,
+        None => r.decide.unwrap_or(Decide::Rules),
+    };
+    if domain && decide != Decide::Vars {
+        return Err(usage(
+            "--heuristic=domain needs --decide=vars (decisions on rules ignore #heuristic)",
+        ));
+    }
     let save_progress = match (given.save_progress, row.save_progress) {
         (Some(SaveProgress::Over(_)), _) if decide != Decide::Vars => {
             return Err(usage(

@@ -12,7 +12,7 @@
 use super::input::{self, Source};
 use super::phases::Phases;
 use super::{exit, Failure};
-use crate::engine::{cpu::CpuEngine, Engine, HostOptions, Sums};
+use crate::engine::{cpu::CpuEngine, minimal::Minimal, Engine, Heuristic, HostOptions, Sums};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use crate::output::{Outcome, Problem};
@@ -61,7 +61,8 @@ pub struct Prepared {
 enum Msg {
     /// A phase ended; what it made.
     Phase(&'static str, String),
-    Done(Result<Prepared, Failure>),
+    /// Boxed: the prepared program is much larger than a phase's message.
+    Done(Box<Result<Prepared, Failure>>),
 }
 
 /// Prepare `source` on a worker thread: with `complete` (or `objective` and a program with
@@ -95,7 +96,7 @@ pub fn prepare(
                 build,
                 phase,
             );
-            let _ = tx.send(Msg::Done(result));
+            let _ = tx.send(Msg::Done(Box::new(result)));
         })
         .map_err(|e| Failure::new(exit::MEMORY, format!("cannot start a thread: {e}")))?;
     loop {
@@ -106,7 +107,7 @@ pub fn prepare(
             Ok(Msg::Phase(name, made)) => phases.end_with(name, &made),
             Ok(Msg::Done(result)) => {
                 let _ = worker.join();
-                return result.map(Ok);
+                return (*result).map(Ok);
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => {
@@ -147,10 +148,18 @@ fn work(
         atoms: u64::from(program.max_atom),
         ..Problem::default()
     };
-    let ground = crate::ground::analyse(&program)
+    let mut ground = crate::ground::analyse(&program)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
+    }
+    let domain = host.is_some_and(|o| o.heuristic == Heuristic::Domain);
+    if !ground.heuristics.is_empty() && !domain {
+        eprintln!(
+            "*** Info : (yasmin-rs): {} #heuristic directive(s) ignored (--heuristic=domain \
+             applies them)",
+            ground.heuristics.len()
+        );
     }
     phase(
         "Analyse",
@@ -195,7 +204,10 @@ fn work(
             analysed: Some((ground, Some(completion))),
         });
     };
-    let engine = CpuEngine::new(&ground, &completion, opts);
+    let mut engine: Box<dyn Engine + Send> = Box::new(CpuEngine::new(&ground, &completion, opts));
+    if let Some(m) = ground.minimality.take() {
+        engine = Box::new(Minimal::new(engine, m, ground.num_atoms, opts));
+    }
     // The engine keeps its own copies; the analysis and the completion are not needed again.
     drop(completion);
     drop(ground);
@@ -203,7 +215,7 @@ fn work(
     Ok(Prepared {
         program,
         problem,
-        engine: Some(Box::new(engine)),
+        engine: Some(engine),
         analysed: None,
     })
 }

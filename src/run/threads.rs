@@ -3,14 +3,24 @@
 //! objective and the memory allow.
 //!
 //! Invariant: the count is at least 1; it is below the user's `-t` only for a reason said on
-//! standard error (`--opt-mode=enum` runs one thread; too little memory for more engines).
+//! standard error (`--opt-mode=enum`, `--project` and consequences run one thread; too little
+//! memory for more engines).
 
-use crate::config::{Config, EngineKind, OptKind};
+use crate::config::{Config, EngineKind, EnumMode, OptKind};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
 /// The threads wanted before the program is known.
 pub fn wanted(config: &Config, kind: EngineKind) -> usize {
+    if takes_nogoods(config) {
+        if config.threads.is_some_and(|n| n > 1) {
+            eprintln!(
+                "*** Info : (yasmin-rs): --project and --enum-mode=brave|cautious run one CPU \
+                 thread (-t ignored)"
+            );
+        }
+        return 1;
+    }
     if let Some(n) = config.threads {
         return n as usize;
     }
@@ -20,6 +30,13 @@ pub fn wanted(config: &Config, kind: EngineKind) -> usize {
         EngineKind::Auto => cores.saturating_sub(1).max(1),
         EngineKind::Gpu | EngineKind::Emu => 1,
     }
+}
+
+/// The run hands the engine nogoods as it goes (`--project`, `--enum-mode=brave|cautious`):
+/// one host engine takes them, so the search runs on one thread, not in a race.
+pub fn takes_nogoods(config: &Config) -> bool {
+    config.projection().is_some()
+        || matches!(config.enum_mode, EnumMode::Brave | EnumMode::Cautious)
 }
 
 /// The threads that search `completion`; `optimising`: the program has an objective that is

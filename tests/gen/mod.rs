@@ -355,13 +355,14 @@ impl Gen {
         self.constraints(1);
     }
 
-    /// A program of another kind (not disjunctive) with 1..=3 optimisation statements over up
-    /// to three priorities.
+    /// A program of another kind (disjunctive ones with head cycles among them) with 1..=3
+    /// optimisation statements over up to three priorities.
     fn optimize(&mut self) {
-        match self.rng.range(0, 2) {
+        match self.rng.range(0, 3) {
             0 => self.choice(),
             1 => self.nontight(),
-            _ => self.aggregate(),
+            2 => self.aggregate(),
+            _ => self.disjunctive(),
         }
         let levels = self.rng.range(1, 3);
         for _ in 0..self.rng.range(1, 3) {

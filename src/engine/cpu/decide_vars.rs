@@ -95,9 +95,16 @@ impl CpuEngine {
     /// The next decision of `--decide=vars`: the unassigned variable of highest score with its
     /// saved sign, or `None` when every variable is assigned.
     pub(super) fn decide_var(&mut self) -> Option<Lit> {
+        // `--heuristic=domain`: the program's `#heuristic` levels first, and its signs.
+        if let Some(d) = &self.domain {
+            if let Some(v) = d.leveled(&self.a) {
+                return Some(d.sign(&self.a, v).unwrap_or_else(|| self.phases.lit(v)));
+            }
+        }
         while let Some(v) = self.scores.pop() {
             if self.a.is_unassigned(v) {
-                return Some(self.phases.lit(v));
+                let sign = self.domain.as_ref().and_then(|d| d.sign(&self.a, v));
+                return Some(sign.unwrap_or_else(|| self.phases.lit(v)));
             }
         }
         None

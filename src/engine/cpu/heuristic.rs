@@ -43,7 +43,9 @@ impl Scores {
         for ng in nogoods {
             let w = match kind {
                 Heuristic::Occ => 1.0,
-                Heuristic::Jw | Heuristic::Activity => (-(ng.len().min(1000) as f64)).exp2(),
+                Heuristic::Jw | Heuristic::Activity | Heuristic::Domain => {
+                    (-(ng.len().min(1000) as f64)).exp2()
+                }
             };
             for l in ng {
                 score[l.var() as usize] += w;
@@ -57,7 +59,7 @@ impl Scores {
             rng ^= rng << 17;
             let r = (rng >> 11) as f64 / (1u64 << 53) as f64;
             *s = *s * (1.0 + 1e-6 * r) + 1e-9 * r;
-            if kind == Heuristic::Activity {
+            if matches!(kind, Heuristic::Activity | Heuristic::Domain) {
                 *s *= 1e-3; // the prior must not outweigh a few bumps
             }
         }
@@ -66,7 +68,7 @@ impl Scores {
             heap: Vec::new(),
             pos: vec![NOT_IN; num_vars],
             inc: 1.0,
-            dynamic: kind == Heuristic::Activity,
+            dynamic: matches!(kind, Heuristic::Activity | Heuristic::Domain),
         }
     }
 

@@ -37,6 +37,8 @@ mod assign;
 // unfounded-set check on the host.
 pub(crate) mod decide;
 mod decide_vars;
+// `--heuristic=domain`: the program's #heuristic directives.
+mod domain;
 mod heuristic;
 mod integrate;
 mod learn_fwd;
@@ -100,6 +102,8 @@ pub struct CpuEngine {
     phases: Phases,
     /// `--phase-switch`.
     switch: Option<decide_vars::PhaseSwitch>,
+    /// `--heuristic=domain` (with `--decide=vars`).
+    domain: Option<domain::Domain>,
     deps: Deps,
     ufs: Unfounded,
     /// Source pointers: unfounded-set propagation at partial assignments (`source`).
@@ -197,6 +201,8 @@ impl CpuEngine {
             vars,
             phases,
             switch,
+            domain: (vars && opts.heuristic == super::Heuristic::Domain)
+                .then(|| domain::Domain::new(&g.heuristics)),
             restarts: Schedule::new(opts.restarts),
             reduce: Reduce::default(),
             pending: Vec::new(),
@@ -531,6 +537,17 @@ impl Engine for CpuEngine {
     fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
         self.set_objective_bound(bound);
         Ok(())
+    }
+
+    fn add_nogood(&mut self, lits: &[Lit]) -> bool {
+        self.pending.push(lits.to_vec()); // integrated as `Permanent` by the search
+        true
+    }
+
+    fn fixed(&self, atom: u32) -> Option<bool> {
+        let fixed =
+            atom <= self.num_atoms && !self.a.is_unassigned(atom) && self.a.level_of(atom) == 0;
+        fixed.then(|| self.a.holds(Lit::t(atom)))
     }
 }
 

@@ -75,7 +75,9 @@ fn literal_scores(c: &Completion, h: Heuristic) -> Vec<f32> {
             let len = db.offsets[id as usize + 1] - db.offsets[id as usize];
             *score += match h {
                 Heuristic::Occ => 1.0,
-                Heuristic::Jw | Heuristic::Activity => (-(len.min(60) as i32) as f32).exp2(),
+                Heuristic::Jw | Heuristic::Activity | Heuristic::Domain => {
+                    (-(len.min(60) as i32) as f32).exp2()
+                }
             };
         }
     }
@@ -396,7 +398,7 @@ impl Buffers {
             heuristic: match opts.heuristic {
                 Heuristic::Occ => 0,
                 Heuristic::Jw => 1,
-                Heuristic::Activity => 2,
+                Heuristic::Activity | Heuristic::Domain => 2,
             },
             fwd: (opts.learning == crate::engine::Learning::Fwd) as u32,
             seed: (opts.seed as u32) ^ ((opts.seed >> 32) as u32),
