@@ -25,14 +25,19 @@ def parse_output(text):
 
     Returns dict: result ('SAT', 'UNSAT', 'OPT', 'UNKNOWN' or None), sets (sorted list of sorted
     atom tuples), optimization (last 'Optimization:' values, or None), stats (dict of numbers from
-    'Key : value' lines, keys lower-case with '_' for spaces, e.g. 'decisions', 'conflicts').
+    'Key : value' lines, keys lower-case with '_' for spaces, e.g. 'decisions', 'conflicts'),
+    trajectory (optimisation: [seconds since the start, costs] of each model printed with its
+    'Answer: N (Time: Ts)' line and an 'Optimization:' line, in print order).
     """
     sets, result, opt, stats = [], None, None, {}
+    trajectory, answer_time = [], None
     lines = text.splitlines()
     i = 0
     while i < len(lines):
         line = lines[i].rstrip()
         if line.startswith("Answer:"):
+            t = re.search(r"\(Time: ([0-9.]+)s\)", line)
+            answer_time = float(t.group(1)) if t else None
             atoms = lines[i + 1].split() if i + 1 < len(lines) else []
             sets.append(tuple(sorted(atoms)))
             i += 2
@@ -41,6 +46,9 @@ def parse_output(text):
         if line.startswith("Optimization:") or summary:
             # after each model, and in the summary (the only one printed with -q)
             opt = [int(x) for x in line.split(":", 1)[1].split() if re.fullmatch(r"-?\d+", x)]
+            if not summary and answer_time is not None:
+                trajectory.append([answer_time, opt])
+                answer_time = None
         elif line.startswith("Portfolio"):
             # yasmin-rs's race: 'Portfolio : answer from the CPU engine; …', 'answer from CPU
             # thread 3 (luby); …' or 'answer from the GPU engine; …'
@@ -68,7 +76,8 @@ def parse_output(text):
                         stats["device_memory_" + part] = float(num)
         i += 1
     sets.sort()
-    return {"result": result, "sets": sets, "optimization": opt, "stats": stats}
+    return {"result": result, "sets": sets, "optimization": opt, "stats": stats,
+            "trajectory": trajectory}
 
 
 def normalise_sets(parsed):

@@ -118,6 +118,48 @@ def class_table(rows, s):
     return out, tot
 
 
+def cost(c):
+    return ",".join(str(x) for x in c) if c else "—"
+
+
+def at(r, s):
+    """What row r had within s seconds: `OPT c` (optimum proved), the best cost printed by then
+    (read off its trajectory: each model's time and cost), or `—`."""
+    if r is None:
+        return "—"
+    if solved(r, s):
+        return "**OPT %s**" % cost(r.get("optimization"))
+    best = [c for t, c in r.get("trajectory", []) if t <= s]
+    return cost(best[-1]) if best else "—"
+
+
+def opt_table(rows, within):
+    """Optimisation instances: per configuration the first model (cost at time), the last
+    (time to best), and what it had within each limit; one run's rows answer every limit up to
+    its own, since no solver here plans by its limit."""
+    configs, _, cell = matrix(rows)
+    insts = sorted({r["instance"] for r in rows if r.get("trajectory")
+                    or bc.is_optimisation(r["expected"])})
+    if not any(r.get("trajectory") for r in rows):
+        return []
+    head = "| instance | clingo's manifest | " + " | ".join(
+        "`%s` first | `%s` best | %s" % (c, c, " | ".join("`%s` %g s" % (c, x) for x in within))
+        for c in configs) + " |"
+    out = [head, "|---|---|" + "---|" * (len(configs) * (2 + len(within)))]
+    for i in insts:
+        cells = []
+        for c in configs:
+            r = cell.get((i, c))
+            tr = (r or {}).get("trajectory", [])
+            first = "%s @ %.1f s" % (cost(tr[0][1]), tr[0][0]) if tr else "—"
+            best = "%s @ %.1f s" % (cost(tr[-1][1]), tr[-1][0]) if tr else "—"
+            cells += [first, best] + [at(r, x) for x in within]
+        name = i.split("/")[-1].replace(".lp", "")
+        expected = next(r["expected"] for r in rows if r["instance"] == i)
+        out.append("| %s | %s | %s |" % (name, expected, " | ".join(cells)))
+    return out
+
+
 def stat_rate(r, key):
     if r is None or key not in r.get("stats", {}):
         return None
@@ -262,6 +304,11 @@ def run(args):
             tab, _ = class_table(rows, s)
             text += ["Solved within %g s, PAR-2 in seconds:" % s, ""] + tab + [""]
         wrong += sum(r["verdict"] == "WRONG" for r in rows)
+        ot = opt_table(rows, within)
+        if ot:
+            text += ["Optimisation instances (`-n 0`): the first model's cost and time, the "
+                     "last model's (time to best), and within each limit the proved optimum "
+                     "(**OPT**) or the best cost printed by then:", ""] + ot + [""]
         rf = res_fwd_table(rows)
         if rf:
             text += ["The paper's metrics, resolution (`res`) against forward (`fwd`) learning "

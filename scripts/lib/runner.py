@@ -140,6 +140,8 @@ def run_one(cfg, inst, ground, args, clingo_result):
     }
     if parsed["optimization"] is not None:
         row["optimization"] = parsed["optimization"]
+    if parsed["trajectory"]:
+        row["trajectory"] = parsed["trajectory"]
     if result in ("ERROR", "TIMEOUT") or verdict == "WRONG":
         row["stderr_tail"] = run["stderr"][-1500:]
         row["stdout_tail"] = run["stdout"][-800:]

@@ -10,6 +10,8 @@
 #   smoke                       scripts/bench device smoke (SANITIZE=0 skips the sanitizers)
 #   run LIMIT CONFIGS SET CHUNK scripts/bench run over SET (shared, added or all) and CHUNK
 #                               (i/n or all); rows appended to $OUT/rows.jsonl
+# Environment: CLASSES=a,b limits ground and run to those classes; PARALLEL (default 14) runs
+# that many one-thread configurations at a time (whole-machine ones always run alone).
 set -uo pipefail
 DEV="${DEV:-.device}"
 OUT="${OUT:-/tmp/out}"
@@ -24,12 +26,14 @@ if ! python3 -c 'import clingo' 2>/dev/null; then
     export PYTHONPATH=/tmp/site
 fi
 export YASMIN_BENCH_GRINGO="python3 -m clingo --mode=gringo"
+class_args=()
+[ -n "${CLASSES:-}" ] && class_args=(--classes "$CLASSES")
 
 while [ $# -gt 0 ]; do
     case "$1" in
         ground)
             cp -rn "$DEV/cache/." "$YASMIN_BENCH_CACHE/"
-            scripts/bench prepare --set shared --jobs 16 --timeout 300 2>&1 | tail -3
+            scripts/bench prepare --set shared "${class_args[@]}" --jobs 16 --timeout 300 2>&1 | tail -3
             shift ;;
         smoke)
             scripts/bench device smoke --kit "$DEV" 2>&1 | tail -30
@@ -39,8 +43,9 @@ while [ $# -gt 0 ]; do
             [ "$4" != all ] && set_args=(--set "$4")
             [ "$5" != all ] && chunk_args=(--chunk "$5")
             scripts/bench run --bin "$DEV/yasmin-rs" --clingo "python3 -m clingo" \
-                --configs "$3" --time-limit "$2" --parallel 14 --grace 3 \
-                "${set_args[@]}" "${chunk_args[@]}" --out "$OUT/rows.jsonl" 2>&1 | tail -8
+                --configs "$3" --time-limit "$2" --parallel "${PARALLEL:-14}" --grace 3 \
+                "${set_args[@]}" "${class_args[@]}" "${chunk_args[@]}" --out "$OUT/rows.jsonl" \
+                2>&1 | tail -8
             shift 5 ;;
         *) echo "unknown step $1" >&2; exit 2 ;;
     esac
