@@ -38,8 +38,11 @@ def parse_output(text):
         if line.startswith("Answer:"):
             t = re.search(r"\(Time: ([0-9.]+)s\)", line)
             answer_time = float(t.group(1)) if t else None
-            atoms = lines[i + 1].split() if i + 1 < len(lines) else []
-            sets.append(tuple(sorted(atoms)))
+            following = lines[i + 1] if i + 1 < len(lines) else ""
+            if following.startswith("Optimization:"):
+                i += 1  # clingo -q2,0: the cost without the atoms
+                continue
+            sets.append(tuple(sorted(following.split())))
             i += 2
             continue
         summary = re.fullmatch(r"Optimization\s+:\s*(-?\d+(?:\s+-?\d+)*)\s*", line)

@@ -104,10 +104,14 @@ def parse(c):
     return cfg
 
 
-def command(cfg, ground, time_limit, models, binary, clingo, quiet=False, extra=()):
-    """argv of one run of CFG on the ground file GROUND."""
+def command(cfg, ground, time_limit, models, binary, clingo, quiet=False, extra=(),
+            optimising=False):
+    """argv of one run of CFG on the ground file GROUND. clingo prints no models (`-q`); on an
+    optimisation instance it prints each model's `Answer: N (Time: …)` and cost (`-q2,0`), so
+    that the rows hold its trajectory."""
     if cfg["solver"] == "clingo":
-        return (list(clingo) + cfg["flags"] + [ground, "--stats", "-q", "-n", str(models),
+        return (list(clingo) + cfg["flags"] + [ground, "--stats", "-q2,0" if optimising else "-q",
+                                                "-n", str(models),
                                                 "--time-limit=%d" % time_limit])
     argv = [binary, ground, "--stats", "-n", str(models), "--time-limit", str(time_limit)]
     argv += cfg["flags"]

@@ -113,7 +113,8 @@ def run_one(cfg, inst, ground, args, clingo_result):
     opt = bc.is_optimisation(inst["expected"], inst.get("kind", ""))
     models = args.models if args.models is not None else (0 if opt else 1)
     argv = cf.command(cfg, ground, args.time_limit, models, args.bin,
-                      shlex.split(args.clingo), args.quiet, shlex.split(args.extra))
+                      shlex.split(args.clingo), args.quiet, shlex.split(args.extra),
+                      optimising=opt)
     load = os.getloadavg()[0]
     # Hard kill well after the solver's own limit: the solver should stop itself and print.
     run = bc.run_measured(argv, args.time_limit + args.grace)
