@@ -24,6 +24,14 @@
 //! enumerate twice. Two `K` at one level whose intervals `[β, γ]` coincide share a node, and a
 //! node whose two children are equal is its child: the diagram is reduced, its width at each
 //! level is at most `lower`.
+//!
+//! A diagram that passes its budget is given up, and its work is lost. Programs with thousands
+//! of wide sums alike (valves: 22,801 sums of 300 weighted literals, bounds in the tens of
+//! thousands) would spend minutes building diagrams only to drop each one, so [`Attempts`]
+//! remembers, per size class of the literal list, how many diagrams in a row were given up:
+//! past [`GIVE_UP_AFTER`] such sums go straight to the fallback (the native propagator, or the
+//! adder), with one diagram tried every [`PROBE_EVERY`] sums so that a class that fits again is
+//! noticed. This changes only which encoding a sum gets, never what it means.
 
 use super::db::{NogoodDbBuilder, Origin};
 use crate::lit::{holds, Lit, Var};
@@ -256,8 +264,47 @@ fn link_root(nb: &mut NogoodDbBuilder, b: Var, root: Node) {
 }
 
 /// Encodes sum bodies, sharing one diagram between bodies with equal weighted literals.
+/// Diagrams given up in a row after which a size class skips them (see the module doc).
+pub const GIVE_UP_AFTER: u32 = 16;
+/// While a class skips diagrams, one sum in this many still tries one.
+pub const PROBE_EVERY: u32 = 32;
+
+/// Per size class of a sum's literal list (the bit length of its length): diagrams given up in
+/// a row, and sums sent to the fallback since without trying.
+#[derive(Default)]
+struct Attempts {
+    classes: HashMap<u32, (u32, u32)>,
+    skipped: usize,
+}
+
+impl Attempts {
+    fn class(len: usize) -> u32 {
+        usize::BITS - len.leading_zeros()
+    }
+
+    /// Whether a sum of `len` literals should try a diagram.
+    fn should_try(&mut self, len: usize) -> bool {
+        let (given_up, skipped) = self.classes.entry(Self::class(len)).or_default();
+        if *given_up < GIVE_UP_AFTER {
+            return true;
+        }
+        *skipped += 1;
+        if *skipped % PROBE_EVERY == 0 {
+            return true;
+        }
+        self.skipped += 1;
+        false
+    }
+
+    fn record(&mut self, len: usize, fitted: bool) {
+        let (given_up, _) = self.classes.entry(Self::class(len)).or_default();
+        *given_up = if fitted { 0 } else { *given_up + 1 };
+    }
+}
+
 pub struct Aggregates {
     forests: HashMap<Vec<(i32, i64)>, Forest>,
+    attempts: Attempts,
     /// Keep sums as native constraints for the host engine instead (see [`super::native`]).
     native: Option<super::native::NativeSums>,
     native_budget: (usize, usize),
@@ -287,6 +334,7 @@ impl Aggregates {
     pub fn with_budget(base: usize, per_literal: usize) -> Self {
         Aggregates {
             forests: HashMap::new(),
+            attempts: Attempts::default(),
             native: None,
             native_budget: (0, 0),
             adder_bodies: 0,
@@ -332,6 +380,18 @@ impl Aggregates {
         lower: i64,
         lits: &[(i32, i64)],
     ) -> u32 {
+        if !self.attempts.should_try(lits.len()) {
+            return match &mut self.native {
+                Some(native) => {
+                    native.add(nb, b, lower, lits);
+                    0
+                }
+                None => {
+                    self.adder_bodies += 1;
+                    super::adder::encode(nb, b, lower, lits)
+                }
+            };
+        }
         let forest = self
             .forests
             .entry(lits.to_vec())
@@ -344,9 +404,11 @@ impl Aggregates {
             let allowed = self.native_budget.0 + self.native_budget.1 * lits.len();
             let budget = allowed.saturating_sub(forest.nodes);
             let Some((root, fresh)) = forest.root(nb, b, lower as i128, budget) else {
+                self.attempts.record(lits.len(), false);
                 native.add(nb, b, lower, lits);
                 return 0;
             };
+            self.attempts.record(lits.len(), true);
             forest.bodies += 1;
             forest.nodes += fresh as usize + 1;
             link_root(nb, b, root);
@@ -357,9 +419,11 @@ impl Aggregates {
         let allowed = self.budget_base + self.budget_per_literal * lits.len() * (forest.bodies + 1);
         let budget = allowed.saturating_sub(forest.nodes);
         let Some((root, fresh)) = forest.root(nb, b, lower as i128, budget) else {
+            self.attempts.record(lits.len(), false);
             self.adder_bodies += 1;
             return super::adder::encode(nb, b, lower, lits);
         };
+        self.attempts.record(lits.len(), true);
         forest.bodies += 1;
         forest.nodes += fresh as usize + 1;
         link_root(nb, b, root);
@@ -369,5 +433,41 @@ impl Aggregates {
     /// How many bodies went to the adder because their diagram was too large.
     pub fn adder_bodies(&self) -> usize {
         self.adder_bodies
+    }
+
+    /// How many bodies went to the fallback without trying a diagram (see [`Attempts`]).
+    pub fn skipped_diagrams(&self) -> usize {
+        self.attempts.skipped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sums whose diagrams cannot fit: after `GIVE_UP_AFTER` given up in a row, the class skips
+    /// them but probes one in `PROBE_EVERY`; a class of another size still tries; a diagram that
+    /// fits resets its class.
+    #[test]
+    fn a_class_that_never_fits_stops_trying() {
+        let mut nb = NogoodDbBuilder::new();
+        let mut agg = Aggregates::with_budget(8, 0);
+        // 40 literals of distinct odd weights, bound in the middle: a wide diagram.
+        let wide = |shift: i32| -> Vec<(i32, i64)> {
+            (1..=40).map(|i| (i + shift, 2 * i as i64 + 1)).collect()
+        };
+        let n = 100u32;
+        for k in 0..n {
+            let b = nb.new_var();
+            agg.encode(&mut nb, b, 400, &wide(40 * k as i32));
+        }
+        let skipped = (n - GIVE_UP_AFTER) - (n - GIVE_UP_AFTER) / PROBE_EVERY;
+        assert_eq!(agg.skipped_diagrams(), skipped as usize);
+        assert_eq!(agg.adder_bodies(), n as usize);
+        // Another size class (3 literals) still tries, and fits.
+        let b = nb.new_var();
+        agg.encode(&mut nb, b, 2, &[(9001, 1), (9002, 1), (9003, 1)]);
+        assert_eq!(agg.adder_bodies(), n as usize);
+        assert_eq!(agg.skipped_diagrams(), skipped as usize);
     }
 }
