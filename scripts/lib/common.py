@@ -56,6 +56,13 @@ def parse_output(text):
             # yasmin-rs's race: 'Portfolio : answer from the CPU engine; …', 'answer from CPU
             # thread 3 (luby); …' or 'answer from the GPU engine; …'
             stats["portfolio_cpu"] = 1.0 if re.search(r"from (the CPU engine|CPU thread)", line) else 0.0
+        elif line.startswith("Time") and "(Solving:" in line:
+            # 'Time : 7.132s (Solving: 7.00s 1st Model: …)': clingo gives its search time only here
+            m = re.search(r"\(Solving: ([0-9.]+)s", line)
+            stats.setdefault("solving", float(m.group(1)))
+            m = re.match(r"^Time\s*:\s*([0-9.]+)", line)
+            if m:
+                stats.setdefault("time", float(m.group(1)))
         elif line in RESULT_WORDS:
             result = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT",
                       "OPTIMUM FOUND": "OPT"}.get(line, line)

@@ -167,6 +167,49 @@ def stat_rate(r, key):
     return r["stats"][key] / secs if secs else None
 
 
+def speed_table(rows):
+    """Conflicts per second of search, the host engine on one thread (`cpu:*`, threads 1)
+    against clingo (one thread), per instance both searched for at least a second (their own
+    search times: ours `Search time`, clingo's `Solving:`): per class the median ratio, and the
+    median over all. Only rows that hold both search times (clingo's since 2026-11-25)."""
+    configs, classes, cell = matrix(rows)
+    ours = [c for c in configs if c.startswith("cpu:") and all(
+        r.get("threads") == 1 for r in rows if r["config"] == c)]
+    if "clingo" not in configs or not ours:
+        return []
+
+    def rate(r):
+        st = (r or {}).get("stats", {})
+        secs = st.get("search_s")
+        if not secs or secs < 1 or "conflicts" not in st:
+            return None
+        return st["conflicts"] / secs
+
+    out = ["| class | " + " | ".join("`%s` ÷ clingo (n)" % c for c in ours) + " |",
+           "|---|" + "---:|" * len(ours)]
+    overall = {c: [] for c in ours}
+    for k in classes:
+        cells = []
+        for c in ours:
+            xs = []
+            for i in sorted({r["instance"] for r in rows if r["class"] == k}):
+                a, b = rate(cell.get((i, c))), rate(cell.get((i, "clingo")))
+                if a and b:
+                    xs.append(a / b)
+            overall[c] += xs
+            xs.sort()
+            cells.append("%.2f (%d)" % (xs[len(xs) // 2], len(xs)) if xs else "—")
+        out.append("| %s | %s |" % (k, " | ".join(cells)))
+    if not any(overall.values()):
+        return []
+    med = []
+    for c in ours:
+        xs = sorted(overall[c])
+        med.append("**%.2f** (%d)" % (xs[len(xs) // 2], len(xs)) if xs else "—")
+    out.append("| **median** | %s |" % " | ".join(med))
+    return out
+
+
 def res_fwd_table(rows):
     """The paper's metrics, res vs fwd on one engine: medians over the instances both ran."""
     configs, _, cell = matrix(rows)
@@ -309,6 +352,10 @@ def run(args):
             text += ["Optimisation instances (`-n 0`): the first model's cost and time, the "
                      "last model's (time to best), and within each limit the proved optimum "
                      "(**OPT**) or the best cost printed by then:", ""] + ot + [""]
+        sp = speed_table(rows)
+        if sp:
+            text += ["Conflicts per second of search, ours on one thread ÷ clingo's, on the "
+                     "instances both searched for at least 1 s (median per class):", ""] + sp + [""]
         rf = res_fwd_table(rows)
         if rf:
             text += ["The paper's metrics, resolution (`res`) against forward (`fwd`) learning "
