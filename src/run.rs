@@ -267,6 +267,17 @@ fn make_engine(
     let hosts = || plan::host_portfolio(config, threads);
     // `auto` reaches here only with a usable GPU (`run` checked): `Auto` falls back when the
     // engine itself cannot start (device memory, a kernel that does not compile).
+    // The many-searches engine, optimising when the program has an objective (not ignored).
+    let many = |backend| {
+        let opts = plan
+            .device
+            .expect("a plan with the GPU engine has its options");
+        let make = match optimising {
+            true => gpu::many::ManyEngine::optimising,
+            false => gpu::many::ManyEngine::new,
+        };
+        make(&ground, &completion, opts, backend).map(|e| Box::new(e) as Box<dyn Engine>)
+    };
     let device = || -> Result<Box<dyn Engine>, (i32, String)> {
         let opts = plan
             .device
@@ -274,15 +285,14 @@ fn make_engine(
         let engine = match plan.gpu_engine {
             GpuEngine::Single => gpu::GpuEngine::new(&ground, &completion, opts)
                 .map(|e| Box::new(e) as Box<dyn Engine>),
-            GpuEngine::Many => {
-                gpu::many::ManyEngine::new(&ground, &completion, opts, Backend::Device)
-                    .map(|e| Box::new(e) as Box<dyn Engine>)
-            }
+            GpuEngine::Many => many(Backend::Device),
         };
         engine.map_err(|e| (engine_code(&e), e.to_string()))
     };
-    // Optimisation is the host engine's only: `auto` takes it, `gpu` is refused.
+    // `auto` optimises on the host threads alone (the GPU member does not join their branch
+    // and bound); the earlier single-search GPU engine cannot optimise.
     const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
+    const AUTO_OPT: &str = "optimization (#minimize) runs on the host threads under --engine=auto";
     let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
         let race = OptRace::start(ground, completion, hosts(), deadline);
         Ok(Box::new(race.map_err(engine_failure)?))
@@ -290,7 +300,7 @@ fn make_engine(
     match plan.kind {
         EngineKind::Cpu | EngineKind::Auto if optimising && threads > 1 => {
             if plan.kind == EngineKind::Auto {
-                eprintln!("*** Info : (yasmin-rs): using the CPU engine: {NO_OPT}");
+                eprintln!("*** Info : (yasmin-rs): using the CPU engine: {AUTO_OPT}");
             }
             opt_race(ground, completion)
         }
@@ -301,24 +311,16 @@ fn make_engine(
             ))
         }
         EngineKind::Cpu => Ok(cpu(&ground, &completion)),
-        EngineKind::Gpu | EngineKind::Emu if optimising => Err(Failure::new(
+        EngineKind::Gpu if optimising && plan.gpu_engine == GpuEngine::Single => Err(Failure::new(
             exit::UNSUPPORTED,
-            format!("{NO_OPT} (use --engine=cpu or --opt-mode=ignore)"),
+            format!("{NO_OPT} --gpu-engine=single (use the default many-searches engine)"),
         )
         .into()),
         EngineKind::Auto if optimising => {
-            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {NO_OPT}");
+            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {AUTO_OPT}");
             Ok(cpu(&ground, &completion))
         }
-        EngineKind::Emu => {
-            let opts = plan
-                .device
-                .expect("a plan with the GPU engine has its options");
-            Ok(Box::new(
-                gpu::many::ManyEngine::new(&ground, &completion, opts, Backend::Emulated)
-                    .map_err(engine_failure)?,
-            ))
-        }
+        EngineKind::Emu => many(Backend::Emulated).map_err(engine_failure),
         EngineKind::Gpu => gpu::available()
             .map_err(|why| (exit::NO_DEVICE, why))
             .and_then(|()| device())

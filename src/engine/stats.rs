@@ -52,6 +52,10 @@ pub struct Stats {
     /// propagates natively (`kernels/search/sums.cuh`; the others are translated).
     pub gpu_bytes_per_search: u64,
     pub gpu_native_sums: u64,
+    /// Many-searches engine, optimisation: tighter bounds written to device memory, and
+    /// looser ones that restarted every search.
+    pub gpu_bound_updates: u64,
+    pub gpu_bound_resets: u64,
     /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
     /// (empty: one engine ran).
     pub portfolio: String,
