@@ -434,12 +434,7 @@ fn yasmin_with(aspif: &Path, on: OptEngine, args: &[&str]) -> (String, String, O
 /// The optimisation checks of the module doc for program `i` on `engine` (`cpu`, or `emu`: the
 /// device kernel on the host, 1 or 8 searches, every sum native on every other program, in
 /// place of the threads and `--decide=vars`); `Err` describes a mismatch.
-fn check_optimize(
-    text: &str,
-    aspif: &Path,
-    i: usize,
-    engine: &str,
-) -> Result<Agreement, Mismatch> {
+fn check_optimize(text: &str, aspif: &Path, i: usize, engine: &str) -> Result<Agreement, Mismatch> {
     let on = OptEngine {
         engine,
         searches: ["1", "8"][(i / 3) % 2],

@@ -97,6 +97,8 @@ fn stats() -> Stats {
         gpu_cubes_refuted: 17,
         gpu_bytes_per_search: 3 << 20,
         gpu_native_sums: 1,
+        gpu_bound_updates: 5,
+        gpu_bound_resets: 1,
         portfolio: "answer from the CPU engine, beside 4 GPU searches".into(),
     }
 }

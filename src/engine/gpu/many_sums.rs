@@ -175,6 +175,33 @@ mod tests {
     }
 
     #[test]
+    fn the_objective_is_the_last_sum_without_bounds_or_false_entries() {
+        let s = NativeSum {
+            lits: vec![(Lit::t(1), 2)],
+            bounds: vec![(1, 4)],
+        };
+        let obj = [(Lit::t(2), 1), (Lit::f(1), 5)];
+        let a = SumArrays::new(&[s], Some(&obj), 5).unwrap();
+        assert_eq!((a.len(), a.native(), a.obj), (2, 1, 1));
+        assert_eq!(a.off, vec![0, 1, 3]);
+        assert_eq!(a.boff, vec![0, 1, 1]);
+        assert_eq!(&a.lits[1..], &[Lit::f(1).code(), Lit::t(2).code()]);
+        assert_eq!(a.total, vec![2, 6]);
+        assert_eq!(a.max_len, 2);
+        // ¬a1 is an objective literal and a false one of sum 0: one entry each, by sum.
+        let code = Lit::f(1).code() as usize;
+        let (from, to) = (a.occ_off[code] as usize, a.occ_off[code + 1] as usize);
+        assert_eq!(a.occ_sum[from..to], [0, 1]);
+        assert_eq!(a.occ_role[from..to], [ROLE_FALSE, ROLE_TRUE]);
+        // a2's complement triggers nothing.
+        let code = Lit::f(2).code() as usize;
+        assert_eq!(a.occ_off[code], a.occ_off[code + 1]);
+        // An objective alone.
+        let a = SumArrays::new(&[], Some(&obj), 5).unwrap();
+        assert_eq!((a.len(), a.native(), a.obj), (1, 0, 0));
+    }
+
+    #[test]
     fn no_sums_no_arrays() {
         let a = SumArrays::new(&[], None, 10).unwrap();
         assert!(a.is_empty());
