@@ -28,7 +28,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 /// 2) and the items' placement costs (priority 1, some negative); a model always exists.
 fn program(seed: u64) -> String {
     let mut r = Rng(seed);
-    if seed % 2 == 0 {
+    if seed.is_multiple_of(2) {
         let n = r.range(12, 20);
         let mut p = format!("v(1..{n}).\n{{ in(V) }} :- v(V).\n");
         for _ in 0..2 * n {
