@@ -289,15 +289,37 @@ fn make_engine(
         };
         engine.map_err(|e| (engine_code(&e), e.to_string()))
     };
-    // `auto` optimises on the host threads alone (the GPU member does not join their branch
-    // and bound); the earlier single-search GPU engine cannot optimise.
+    // `auto` optimises (opt, optN) on the host threads with the many-searches GPU engine as
+    // one more member; enum, and the earlier single-search GPU engine, on the host alone.
     const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
-    const AUTO_OPT: &str = "optimization (#minimize) runs on the host threads under --engine=auto";
+    const AUTO_OPT: &str = "optimization (#minimize) runs on the host threads here";
+    let gpu_optimises = plan.kind == EngineKind::Auto
+        && optimising
+        && plan.gpu_engine == GpuEngine::Many
+        && plan.device.is_some()
+        && matches!(config.opt_mode.kind, OptKind::Opt | OptKind::OptN);
     let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
         let race = OptRace::start(ground, completion, hosts(), deadline);
         Ok(Box::new(race.map_err(engine_failure)?))
     };
     match plan.kind {
+        EngineKind::Auto if gpu_optimises => {
+            // The host threads start at once; the GPU joins their branch and bound when its
+            // translation of the program is made (`engine::portfolio::optimize`).
+            let mut race = OptRace::start(ground.clone(), completion, hosts(), deadline)
+                .map_err(engine_failure)?;
+            let device = plan.device;
+            let build: GpuBuild = Box::new(move |ground, completion| {
+                let opts = device.expect("a plan for auto has the GPU engine's options");
+                gpu::many::ManyEngine::optimising(ground, completion, opts, Backend::Device)
+                    .map(|e| Box::new(e) as Box<dyn Engine>)
+                    .map_err(|e| e.to_string())
+            });
+            let complete = prepare::completer(Some(plan.device_sums()));
+            race.add_gpu_later(ground, complete, build)
+                .map_err(engine_failure)?;
+            Ok(Box::new(race))
+        }
         EngineKind::Cpu | EngineKind::Auto if optimising && threads > 1 => {
             if plan.kind == EngineKind::Auto {
                 eprintln!("*** Info : (yasmin-rs): using the CPU engine: {AUTO_OPT}");
