@@ -292,7 +292,8 @@ fn make_engine(
     // `auto` optimises (opt, optN) on the host threads with the many-searches GPU engine as
     // one more member; enum, and the earlier single-search GPU engine, on the host alone.
     const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
-    const AUTO_OPT: &str = "optimization (#minimize) runs on the host threads here";
+    const AUTO_OPT: &str =
+        "the GPU engine takes part in optimization (#minimize) with --opt-mode=opt or optN only";
     let gpu_optimises = plan.kind == EngineKind::Auto
         && optimising
         && plan.gpu_engine == GpuEngine::Many
