@@ -5,12 +5,15 @@
 //! many searches hold a model, how many ended. Only models cross the bus.
 //!
 //! Invariant: a model is returned once (the host keeps every model returned and drops repeats:
-//! each search blocks only its own models); the program is exhausted when any search has
+//! each search blocks only its own models; a looser bound restarts every search, and the
+//! models since are counted afresh); the program is exhausted when any search has
 //! exhausted its space, or every cube of the split (`split.rs`) is refuted, since every model
 //! they excluded was returned before. A search that found
 //! a model waits (status MODEL) until the host takes it — only when the caller asks for the
 //! next model, so with `-n 1` one model crosses the bus however many searches found one — then
-//! blocks it and runs on.
+//! blocks it and runs on. With an objective (`ManyEngine::optimising`) every search keeps the
+//! bound of branch and bound (`kernels/search/objective.cuh`, the host side in `many_opt.rs`),
+//! and a model is returned only if its costs are within the bound set last.
 
 use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};

@@ -119,9 +119,10 @@ fn the_gpu_member_optimises_with_the_threads_and_alone() {
             "{threads} threads, {searches} searches"
         );
         let line = &race.stats().portfolio;
-        assert!(line.contains("and the GPU engine"), "{line}");
         if threads == 0 {
-            // Alone, the GPU member found every model and the proof.
+            // Alone, the GPU member found every model and the proof (beside threads it may
+            // come too late to take part: the threads may be done before it is built).
+            assert!(line.contains("and the GPU engine"), "{line}");
             assert!(line.contains("last model from the GPU engine"), "{line}");
             assert!(line.contains("proof from the GPU engine"), "{line}");
             assert!(race.stats().gpu_bound_updates > 0);
