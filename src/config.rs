@@ -177,7 +177,7 @@ pub struct Config {
     #[arg(short = 'n', long = "models", value_name = "N", help_heading = SOLVING)]
     pub models: Option<u64>,
 
-    /// Optimisation (`#minimize`, host engine): `opt` finds an optimal model, printing each
+    /// Optimisation (`#minimize`): `opt` finds an optimal model, printing each
     /// better one; `optN` then enumerates the optimal models; `enum` enumerates models with
     /// their costs; `ignore` ignores the minimize statements. A bound after the mode
     /// (`opt,10,3`: costs by priority, highest first) admits only models that cost at most that.

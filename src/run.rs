@@ -327,6 +327,17 @@ fn make_engine(
     let hosts = || plan::host_portfolio(config, threads);
     // `auto` reaches here only with a usable GPU (`run` checked): `Auto` falls back when the
     // engine itself cannot start (device memory, a kernel that does not compile).
+    // The many-searches engine, optimising when the program has an objective (not ignored).
+    let many = |backend| {
+        let opts = plan
+            .device
+            .expect("a plan with the GPU engine has its options");
+        let make = match optimising {
+            true => gpu::many::ManyEngine::optimising,
+            false => gpu::many::ManyEngine::new,
+        };
+        make(&ground, &completion, opts, backend).map(|e| Box::new(e) as Box<dyn Engine>)
+    };
     let device = || -> Result<Box<dyn Engine>, (i32, String)> {
         let opts = plan
             .device
@@ -334,25 +345,30 @@ fn make_engine(
         let engine = match plan.gpu_engine {
             GpuEngine::Single => gpu::GpuEngine::new(&ground, &completion, opts)
                 .map(|e| Box::new(e) as Box<dyn Engine>),
-            GpuEngine::Many => {
-                gpu::many::ManyEngine::new(&ground, &completion, opts, Backend::Device)
-                    .map(|e| Box::new(e) as Box<dyn Engine>)
-            }
+            GpuEngine::Many => many(Backend::Device),
         };
         engine.map_err(|e| (engine_code(&e), e.to_string()))
     };
-    // Optimisation is the host engine's only: `auto` takes it, `gpu` is refused.
+    // `auto` optimises (opt, optN) on the host threads with the many-searches GPU engine as
+    // one more member; enum, and the earlier single-search GPU engine, on the host alone.
     const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
+    const AUTO_OPT: &str =
+        "the GPU engine takes part in optimization (#minimize) with --opt-mode=opt or optN only";
+    let gpu_optimises = plan.kind == EngineKind::Auto
+        && optimising
+        && plan.gpu_engine == GpuEngine::Many
+        && plan.device.is_some()
+        && matches!(config.opt_mode.kind, OptKind::Opt | OptKind::OptN);
     if let Some(m) = ground.minimality.clone() {
         // A disjunctive program that is not head-cycle-free: one engine finds candidates and
         // each is checked for minimality by second searches on the host (`engine::minimal`),
         // which learn loop nogoods only into the host engine; the threads' portfolio has no
         // such check, so the host engine runs on one thread.
         let inner = match plan.kind {
-            EngineKind::Gpu | EngineKind::Emu if optimising => {
+            EngineKind::Gpu if optimising && plan.gpu_engine == GpuEngine::Single => {
                 return Err(Failure::new(
                     exit::UNSUPPORTED,
-                    format!("{NO_OPT} (use --engine=cpu or --opt-mode=ignore)"),
+                    format!("{NO_OPT} --gpu-engine=single (use the default many-searches engine)"),
                 )
                 .into())
             }
@@ -365,15 +381,7 @@ fn make_engine(
                         format!("the GPU engine (--engine=gpu) cannot run: {why}"),
                     )
                 })?,
-            EngineKind::Emu => {
-                let opts = plan
-                    .device
-                    .expect("a plan with the GPU engine has its options");
-                Box::new(
-                    gpu::many::ManyEngine::new(&ground, &completion, opts, Backend::Emulated)
-                        .map_err(engine_failure)?,
-                )
-            }
+            EngineKind::Emu => many(Backend::Emulated).map_err(engine_failure)?,
             EngineKind::Auto | EngineKind::Cpu => {
                 if plan.kind == EngineKind::Auto {
                     eprintln!(
@@ -392,9 +400,26 @@ fn make_engine(
         Ok(Box::new(race.map_err(engine_failure)?))
     };
     match plan.kind {
+        EngineKind::Auto if gpu_optimises => {
+            // The host threads start at once; the GPU joins their branch and bound when its
+            // translation of the program is made (`engine::portfolio::optimize`).
+            let mut race = OptRace::start(ground.clone(), completion, hosts(), deadline)
+                .map_err(engine_failure)?;
+            let device = plan.device;
+            let build: GpuBuild = Box::new(move |ground, completion| {
+                let opts = device.expect("a plan for auto has the GPU engine's options");
+                gpu::many::ManyEngine::optimising(ground, completion, opts, Backend::Device)
+                    .map(|e| Box::new(e) as Box<dyn Engine>)
+                    .map_err(|e| e.to_string())
+            });
+            let complete = prepare::completer(Some(plan.device_sums()));
+            race.add_gpu_later(ground, complete, build)
+                .map_err(engine_failure)?;
+            Ok(Box::new(race))
+        }
         EngineKind::Cpu | EngineKind::Auto if optimising && threads > 1 => {
             if plan.kind == EngineKind::Auto {
-                eprintln!("*** Info : (yasmin-rs): using the CPU engine: {NO_OPT}");
+                eprintln!("*** Info : (yasmin-rs): using the CPU engine: {AUTO_OPT}");
             }
             opt_race(ground, completion)
         }
@@ -405,24 +430,16 @@ fn make_engine(
             ))
         }
         EngineKind::Cpu => Ok(cpu(&ground, &completion)),
-        EngineKind::Gpu | EngineKind::Emu if optimising => Err(Failure::new(
+        EngineKind::Gpu if optimising && plan.gpu_engine == GpuEngine::Single => Err(Failure::new(
             exit::UNSUPPORTED,
-            format!("{NO_OPT} (use --engine=cpu or --opt-mode=ignore)"),
+            format!("{NO_OPT} --gpu-engine=single (use the default many-searches engine)"),
         )
         .into()),
         EngineKind::Auto if optimising => {
-            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {NO_OPT}");
+            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {AUTO_OPT}");
             Ok(cpu(&ground, &completion))
         }
-        EngineKind::Emu => {
-            let opts = plan
-                .device
-                .expect("a plan with the GPU engine has its options");
-            Ok(Box::new(
-                gpu::many::ManyEngine::new(&ground, &completion, opts, Backend::Emulated)
-                    .map_err(engine_failure)?,
-            ))
-        }
+        EngineKind::Emu => many(Backend::Emulated).map_err(engine_failure),
         EngineKind::Gpu => gpu::available()
             .map_err(|why| (exit::NO_DEVICE, why))
             .and_then(|()| device())

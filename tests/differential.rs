@@ -396,20 +396,44 @@ fn clingo_with(aspif: &Path, args: &[&str]) -> (String, Option<i32>) {
     (out, code)
 }
 
-fn yasmin_with(aspif: &Path, args: &[&str]) -> (String, String, Option<i32>) {
+/// yasmin-rs on `engine` (`cpu`, or `emu` with `searches` device searches and every sum native
+/// when `native`).
+#[derive(Clone, Copy)]
+struct OptEngine<'a> {
+    engine: &'a str,
+    searches: &'a str,
+    native: bool,
+}
+
+fn yasmin_with(aspif: &Path, on: OptEngine, args: &[&str]) -> (String, String, Option<i32>) {
     let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
+    let mut engine = vec!["--engine", on.engine];
+    if on.engine == "emu" {
+        engine.extend(["--gpu-searches", on.searches]);
+        if on.native {
+            engine.push("--sums=all-native");
+        }
+    }
     run_limited(
         Command::new(solver_bin())
             .arg(aspif)
-            .args(["--engine", "cpu"])
+            .args(&engine)
             .args(args)
             .args(["--time-limit", &limit.to_string()]),
         Duration::from_secs(limit + 10),
     )
 }
 
-/// The optimisation checks of the module doc for program `i`; `Err` describes a mismatch.
-fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Mismatch> {
+/// The optimisation checks of the module doc for program `i` on `engine` (`cpu`, or `emu`: the
+/// device kernel on the host, 1 or 8 searches, every sum native on every other program, in
+/// place of the threads and `--decide=vars`); `Err` describes a mismatch.
+fn check_optimize(text: &str, aspif: &Path, i: usize, engine: &str) -> Result<Agreement, Mismatch> {
+    let on = OptEngine {
+        engine,
+        searches: ["1", "8"][(i / 3) % 2],
+        native: (i / 2) % 2 == 1,
+    };
+    let emu = engine == "emu";
     let (out, code) = clingo_with(aspif, &["--opt-mode=optN", "-n", "0"]);
     let expected = parse_opt(&out, code);
     let mismatch = |args: &[&str],
@@ -430,20 +454,15 @@ fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Misma
     let learning = LEARNING[i % 2];
     // Threads optimising together (2 or 4), or one.
     let threads = ["2", "4", "1"][i % 3];
-    let mut args = vec![
-        "--opt-mode=optN",
-        "-n",
-        "0",
-        "--learning",
-        learning,
-        "-t",
-        threads,
-    ];
-    if (i / 2) % 2 == 1 {
+    let mut args = vec!["--opt-mode=optN", "-n", "0", "--learning", learning];
+    if !emu {
+        args.extend(["-t", threads]);
+    }
+    if (i / 2) % 2 == 1 && !emu {
         args.extend(["--decide", "vars"]);
     }
     args.push("--stats");
-    let (out, err, code) = yasmin_with(aspif, &args);
+    let (out, err, code) = yasmin_with(aspif, on, &args);
     let minimality = out.contains(MINIMALITY);
     let got = parse_opt(&out, code);
     if got != expected {
@@ -451,15 +470,11 @@ fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Misma
     }
     // opt (the default): the same optimum, proved.
     // (`-n 0`: a program whose weights are all 0 has no objective left after gringo.)
-    let args = [
-        "-n",
-        "0",
-        "--learning",
-        LEARNING[(i + 1) % 2],
-        "-t",
-        threads,
-    ];
-    let (out, err, code) = yasmin_with(aspif, &args);
+    let mut args = vec!["-n", "0", "--learning", LEARNING[(i + 1) % 2]];
+    if !emu {
+        args.extend(["-t", threads]);
+    }
+    let (out, err, code) = yasmin_with(aspif, on, &args);
     let got = parse_opt(&out, code);
     let same = got.optimum == expected.optimum
         && got.last == expected.last
@@ -486,7 +501,7 @@ fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Misma
         let args = ["--opt-mode=optN", "-n", "0"];
         let (out, code) = clingo_with(&sm, &args);
         let want = parse_opt(&out, code);
-        let (out, err, code) = yasmin_with(&sm, &args);
+        let (out, err, code) = yasmin_with(&sm, on, &args);
         let got = parse_opt(&out, code);
         if got != want {
             return Err(mismatch(&args, &want, &got, &err));
@@ -498,7 +513,7 @@ fn check_optimize(text: &str, aspif: &Path, i: usize) -> Result<Agreement, Misma
         let args = [mode.as_str(), "-n", "0"];
         let (out, code) = clingo_with(aspif, &args);
         let want = parse_text(&out, code);
-        let (out, err, code) = yasmin_with(aspif, &args);
+        let (out, err, code) = yasmin_with(aspif, on, &args);
         let mut got = parse_text(&out, code);
         got.sets.dedup();
         let mut want = want;
@@ -533,7 +548,7 @@ fn run_kind_on(kind: Kind, engine: &str, count: u64) {
         let aspif = ground(&text, &dir, &stem);
         let heuristic = HEURISTICS[(i % 3) as usize];
         let checked = if kind == Kind::Optimize {
-            check_optimize(&text, &aspif, i as usize)
+            check_optimize(&text, &aspif, i as usize, engine)
         } else {
             let expected = clingo(&aspif);
             check_program(&text, &aspif, &expected, heuristic, i as usize, engine)
@@ -597,6 +612,17 @@ fn differential_device_kernel_on_the_host() {
     ] {
         run_kind_on(kind, "emu", count);
     }
+}
+
+/// The device kernel's branch and bound (`kernels/search/objective.cuh`) on the host: the
+/// optimisation checks on `--engine=emu`, both learning schemes, 1 or 8 searches.
+#[test]
+fn differential_device_kernel_optimize() {
+    run_kind_on(
+        Kind::Optimize,
+        "emu",
+        env_u64("YASMIN_DIFF_EMU_OPT_COUNT", 150),
+    );
 }
 
 /// The device kernel's native sums (`--sums=all-native`: every sum body by the counter

@@ -143,6 +143,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_SCONF_LEN 33 // length of the native sums' conflict nogood in `sconf` (sums.cuh)
 #define YSM_H_SBUF_LEN 34  // length of the sum reason last built in `sbuf`
 #define YSM_H_BJ_EPOCH 35  // backjumps so far (sums.cuh: scans before the last one are stale)
+#define YSM_H_OBJ_SEEN 36  // the objective bound's epoch this search has read (objective.cuh)
 #define YSM_H_WORDS 40
 
 // ---- per-search 64-bit counters ----
@@ -195,7 +196,10 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_G_CUBE_VAR 8   // the k variables (cube c makes variable j true iff bit j of c)
 #define YSM_CUBE_MAX_BITS 16
 #define YSM_G_CUBE_MAP 24  // 2^k bits: cube c refuted (bit c % 32 of word c / 32)
-#define YSM_G_WORDS 2072   // YSM_G_CUBE_MAP + 2^16 / 32
+#define YSM_G_OBJ_K 2072   // YSM_G_CUBE_MAP + 2^16 / 32: the objective's bound k (i64, low word
+                           // first; objective.cuh), written by the host between slices
+#define YSM_G_OBJ_EPOCH 2074  // incremented by the host with each new k
+#define YSM_G_WORDS 2076
 
 #define YSM_DEPS_LEVELS 128  // fwd: levels tracked by the two-word bitmaps
 #define YSM_BLOCK 16u        // watch entries per pool block
@@ -259,7 +263,7 @@ struct Prog {
     u32 ufs;               // 1: the program is not tight
     u32 n_nsum;            // native sums
     u32 nsum_max;          // literals of the longest native sum
-    u32 pad;
+    u32 obj_sum;           // the objective's index among the native sums, or YSM_NONE
 };
 
 // Where each per-search array starts: offsets in 32-bit words from the search's base, and the

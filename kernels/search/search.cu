@@ -97,6 +97,7 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         H[YSM_H_UFS_GAP] = 1;
         H[YSM_H_CUBE] = YSM_NONE;
         H[YSM_H_BJ_EPOCH] = 0;
+        H[YSM_H_OBJ_SEEN] = YSM_NONE;  // read the objective's bound before the first step
         if (s.cfg[YSM_CFG_CUBE]) cube_take(g, s);
         s.lim[1] = 0;
     }
@@ -149,6 +150,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     st = H[YSM_H_STATUS];
     ys_sync();
     if (st == YSM_ST_BLOCK) block_model(P, g, s);
+    if (ys_vol(H[YSM_H_STATUS]) == YSM_ST_RUN) obj_refresh(P, g, s);
     while (ys_vol(H[YSM_H_STATUS]) == YSM_ST_RUN) {
         if (H[YSM_H_ERR] != 0) {
             if (lane == 0) H[YSM_H_STATUS] = YSM_ST_ERROR;
@@ -226,6 +228,10 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             }
         } else if (P.ufs && lane == 0) {
             H[YSM_H_UFS_NEXT] -= 1;
+        }
+        if (v == YSM_NONE && P.obj_sum != YSM_NONE && obj_violated(P, s)) {
+            obj_check(P, s, H[YSM_H_LEVEL]);  // the conflict: see objective.cuh
+            continue;
         }
         if (v == YSM_NONE) {
             // The true atoms as bits in scratch (free until the host has taken the model).

@@ -28,11 +28,18 @@
 // that kind that held at the time (a superset of the reason's: its decision nogood is still
 // implied).
 //
+// The objective (objective.cuh) is one more sum, index P.obj_sum, without bounds: its counters
+// and lazy reasons are the sums', its check is its own.
+//
 // Invariant: every entry below H_QHEAD is counted in scnt, no other is; when propagation ends
 // without a conflict, every sum was checked after its last event, so at a total assignment
 // every sum holds (each bⱼ true iff lo = hi ≥ kⱼ).
 
 #include "watch.cuh"
+
+// Defined in objective.cuh (included at the end of this file).
+YS_D void obj_check(const Prog& P, const Srch& s, u32 level);
+YS_D i64 obj_k(const Prog& P, const Srch& s);
 
 #define YSM_SREC_UP 2147483648u  // srec: the reason counts false literals (hi)
 #define YSM_ROLE_TRUE 0u         // nocc_role >> 30: the literal of input index i holds
@@ -66,11 +73,19 @@ YS_D void sums_undo(const Prog& P, const Srch& s, u32 from, u32 to) {
 // ones when `up`, as their complements; true ones otherwise), in literal order, until their
 // weight passes total − kⱼ − extra (up) or reaches kⱼ − extra; returns the new length (all
 // lanes).
+YS_D u32 sum_collect_need(const Prog& P, const Srch& s, u32 sum, bool up, i64 need, u32 limpos,
+                          u32* out, u32 n);
 YS_D u32 sum_collect(const Prog& P, const Srch& s, u32 sum, u32 j, bool up, i64 extra, u32 limpos,
                      u32* out, u32 n) {
-    const u32 lane = YS_LANE;
     i64 k = P.nsum_k[P.nsum_boff[sum] + j];
     i64 need = up ? P.nsum_total[sum] - k - extra : k - extra;
+    return sum_collect_need(P, s, sum, up, need, limpos, out, n);
+}
+
+// The same, until the weight passes `need` (up) or reaches it.
+YS_D u32 sum_collect_need(const Prog& P, const Srch& s, u32 sum, bool up, i64 need, u32 limpos,
+                          u32* out, u32 n) {
+    const u32 lane = YS_LANE;
     if (up ? need < 0 : need <= 0) return n;
     i64 got = 0;
     u32 b = P.nsum_off[sum], e = P.nsum_off[sum + 1];
@@ -107,6 +122,14 @@ YS_D const u32* sum_reason_lits(const Prog& P, const Srch& s, u32 ref, u32* n) {
     u32 len = 1;
     i64 extra = 0;
     if (YS_LANE == 0) s.sbuf[0] = lneg(q);
+    if (sum == P.obj_sum) {
+        // The objective: ¬q with true literals of weight at least k − w(¬q) (the bound only
+        // tightens while v is assigned, so what sufficed when v was implied still does).
+        ys_sync();
+        i64 need = obj_k(P, s) - P.nsum_w[P.nsum_off[sum] + i];
+        *n = sum_collect_need(P, s, sum, false, need, s.tpos[v], s.sbuf, 1);
+        return s.sbuf;
+    }
     if (i != YSM_NONE) {
         u32 bj = P.nsum_b[P.nsum_boff[sum] + j];
         if (YS_LANE == 0) s.sbuf[1] = up ? ltrue(bj) : lfalse(bj);
@@ -202,7 +225,7 @@ YS_D void sum_force(const Prog& P, const Srch& s, u32 sum, u32 j, bool up, i64 s
         }
         c[up ? 2 : 3] = slack;
     }
-    u32 bj = P.nsum_b[P.nsum_boff[sum] + j];
+    u32 bj = sum == P.obj_sum ? YSM_NONE : P.nsum_b[P.nsum_boff[sum] + j];
     u64 d0 = 0, d1 = 0;
     if (s.cfg[YSM_CFG_LEARNING] == 1) sum_deps(P, s, sum, up, bj, &d0, &d1);
     u32 jr = j | (up ? YSM_SREC_UP : 0u);
@@ -228,6 +251,10 @@ YS_D void sum_force(const Prog& P, const Srch& s, u32 sum, u32 j, bool up, i64 s
 // Apply rules 1-4 to `sum` (all lanes; H_CONFL is YSM_NONE).
 YS_D void sum_check(const Prog& P, const Srch& s, u32 sum, u32 level) {
     const u32 lane = YS_LANE;
+    if (sum == P.obj_sum) {
+        obj_check(P, s, level);
+        return;
+    }
     ys_sync();
     i64 lo = ys_vol(s.scnt[YSM_SCNT * (u64)sum]), hi = ys_vol(s.scnt[YSM_SCNT * (u64)sum + 1]);
     u32 bo = P.nsum_boff[sum], m = P.nsum_boff[sum + 1] - bo;
@@ -311,3 +338,5 @@ YS_D void prop_sums(const Prog& P, const Srch& s, u32 p, u32 level) {
     }
     ys_sync();
 }
+
+#include "objective.cuh"

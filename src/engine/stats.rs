@@ -56,6 +56,10 @@ pub struct Stats {
     /// models checked for minimality by a second search, and those that failed.
     pub minimality_checks: u64,
     pub minimality_failed: u64,
+    /// Many-searches engine, optimisation: tighter bounds written to device memory, and
+    /// looser ones that restarted every search.
+    pub gpu_bound_updates: u64,
+    pub gpu_bound_resets: u64,
     /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
     /// (empty: one engine ran).
     pub portfolio: String,

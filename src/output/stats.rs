@@ -175,6 +175,13 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
                 "  Cubes", s.gpu_cubes_refuted, s.gpu_cubes
             )?;
         }
+        if s.gpu_bound_updates + s.gpu_bound_resets > 0 {
+            writeln!(
+                o,
+                "{c}{:<w$}: {} tighter written to the device, {} looser (every search restarted)",
+                "  Bounds", s.gpu_bound_updates, s.gpu_bound_resets
+            )?;
+        }
     }
     if !s.portfolio.is_empty() {
         writeln!(o, "{c}{:<w$}: {}", "Portfolio", s.portfolio)?;

@@ -100,6 +100,8 @@ fn stats() -> Stats {
         gpu_native_sums: 1,
         minimality_checks: 9,
         minimality_failed: 4,
+        gpu_bound_updates: 5,
+        gpu_bound_resets: 1,
         portfolio: "answer from the CPU engine, beside 4 GPU searches".into(),
     }
 }

@@ -70,6 +70,10 @@ pub const MANY_FILES: &[(&str, &str)] = &[
     ),
     ("sums.cuh", include_str!("../../../kernels/search/sums.cuh")),
     (
+        "objective.cuh",
+        include_str!("../../../kernels/search/objective.cuh"),
+    ),
+    (
         "propagate.cuh",
         include_str!("../../../kernels/search/propagate.cuh"),
     ),

@@ -28,7 +28,7 @@ pub struct EmuMemory {
     _cfg: Vec<u32>,
     status: Vec<u32>,
     global: Vec<u32>,
-    _share: Vec<u32>,
+    share: Vec<u32>,
     n: usize,
 }
 
@@ -104,7 +104,7 @@ impl EmuMemory {
             _cfg: cfg,
             status,
             global,
-            _share: share,
+            share,
             n,
         }
     }
@@ -167,6 +167,21 @@ impl Memory for EmuMemory {
 
     fn counters(&mut self) -> Result<Vec<u64>, EngineError> {
         Ok(self.ctr.clone())
+    }
+
+    fn write_global(&mut self, at: usize, words: &[u32]) -> Result<(), EngineError> {
+        self.global[at..at + words.len()].copy_from_slice(words);
+        Ok(())
+    }
+
+    fn reset(&mut self, global: &[u32]) -> Result<(), EngineError> {
+        // In place: the pointers in `geo` stay valid.
+        self.base.fill(0);
+        self.hdr.fill(0);
+        self.status.fill(status::INIT);
+        self.share.fill(0);
+        self.global.copy_from_slice(global);
+        Ok(())
     }
 
     fn traffic(&self) -> (u64, u64) {

@@ -5,20 +5,24 @@
 //! many searches hold a model, how many ended. Only models cross the bus.
 //!
 //! Invariant: a model is returned once (the host keeps every model returned and drops repeats:
-//! each search blocks only its own models); the program is exhausted when any search has
+//! each search blocks only its own models; a looser bound restarts every search, and the
+//! models since are counted afresh); the program is exhausted when any search has
 //! exhausted its space, or every cube of the split (`split.rs`) is refuted, since every model
 //! they excluded was returned before. A search that found
 //! a model waits (status MODEL) until the host takes it — only when the caller asks for the
 //! next model, so with `-n 1` one model crosses the bus however many searches found one — then
-//! blocks it and runs on.
+//! blocks it and runs on. With an objective (`ManyEngine::optimising`) every search keeps the
+//! bound of branch and bound (`kernels/search/objective.cuh`, the host side in `many_opt.rs`),
+//! and a model is returned only if its costs are within the bound set last.
 
 use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use super::emu::EmuMemory;
 use super::many_layout::{c, g, h, status, Geometry, ProgArrays, C_WORDS};
+use super::many_opt::{Change, Opt};
 use super::{portfolio, split};
-use crate::engine::{DeviceOptions, Engine, EngineError, Limits, Model, Stats, Step};
+use crate::engine::{Bound, DeviceOptions, Engine, EngineError, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
@@ -55,6 +59,11 @@ pub trait Memory {
     fn model_bits(&mut self, sid: usize, n: usize) -> Result<Vec<u32>, EngineError>;
     /// Every search's counters, `C_WORDS` each.
     fn counters(&mut self) -> Result<Vec<u64>, EngineError>;
+    /// Write global words from `at` on (between slices).
+    fn write_global(&mut self, at: usize, words: &[u32]) -> Result<(), EngineError>;
+    /// Start every search afresh (its memory as at the start, status INIT; the counters are
+    /// kept) with the global words `global` (between slices).
+    fn reset(&mut self, global: &[u32]) -> Result<(), EngineError>;
     /// Bytes (to, from) the device since the search started.
     fn traffic(&self) -> (u64, u64);
     fn memory_bytes(&self) -> u64;
@@ -71,17 +80,50 @@ pub struct ManyEngine {
     cubes: u32,
     stats: Stats,
     slice: Duration,
+    /// Optimisation: the bound and the costs (`many_opt.rs`); `None` without an objective.
+    opt: Option<Opt>,
+    /// The global words as at the start (for [`Memory::reset`]).
+    global_init: Vec<u32>,
+    /// The completion has the empty nogood.
+    trivially_unsat: bool,
 }
 
 impl ManyEngine {
+    /// The engine for a decision problem (an objective of `g` is not looked at).
     pub fn new(
         g: &GroundProgram,
         c: &Completion,
         opts: DeviceOptions,
         backend: Backend,
     ) -> Result<ManyEngine, EngineError> {
+        Self::build(g, c, opts, backend, false)
+    }
+
+    /// The engine for optimisation: `g`'s objective bounded in every search
+    /// ([`Engine::set_bound`]). Unsupported when its levels do not fit one 64-bit sum.
+    pub fn optimising(
+        g: &GroundProgram,
+        c: &Completion,
+        opts: DeviceOptions,
+        backend: Backend,
+    ) -> Result<ManyEngine, EngineError> {
+        Self::build(g, c, opts, backend, !g.objective.is_empty())
+    }
+
+    fn build(
+        g: &GroundProgram,
+        c: &Completion,
+        opts: DeviceOptions,
+        backend: Backend,
+        optimise: bool,
+    ) -> Result<ManyEngine, EngineError> {
         let t0 = Instant::now();
-        let prog = ProgArrays::new(g, c).map_err(EngineError::OutOfMemory)?;
+        let opt = match optimise {
+            true => Some(Opt::new(&g.objective).map_err(EngineError::Unsupported)?),
+            false => None,
+        };
+        let prog = ProgArrays::new(g, c, opt.as_ref().map(|o| o.lits()))
+            .map_err(EngineError::OutOfMemory)?;
         // YASMIN_ARENA_WORDS (tests): a smaller learned store, so that deletion runs often.
         let arena = std::env::var("YASMIN_ARENA_WORDS")
             .ok()
@@ -99,11 +141,11 @@ impl ManyEngine {
         };
         let mut stats = Stats {
             gpu_bytes_per_search: geo.bytes_per_search(),
-            gpu_native_sums: prog.nsums.len() as u64,
+            gpu_native_sums: prog.nsums.native() as u64,
             ..Stats::default()
         };
         stats.device_mem.nogoods = prog.bytes();
-        let mem: Box<dyn Memory> = match backend {
+        let mut mem: Box<dyn Memory> = match backend {
             Backend::Emulated => {
                 let n = requested.unwrap_or(EMULATED_SEARCHES).max(1);
                 let (cfg, global) = setup(n);
@@ -125,6 +167,13 @@ impl ManyEngine {
         stats.gpu_cubes = u64::from(cubes);
         stats.gpu_portfolio = portfolio::describe(mem.searches());
         stats.device_mem.state = mem.memory_bytes();
+        let mut global_init = setup(mem.searches()).1;
+        if let Some(o) = &opt {
+            // No bound yet: k above every cost.
+            let w = o.words();
+            global_init[g::OBJ_K..g::OBJ_K + w.len()].copy_from_slice(&w);
+            mem.write_global(g::OBJ_K, &w)?;
+        }
         Ok(ManyEngine {
             mem,
             num_atoms: g.num_atoms,
@@ -134,7 +183,37 @@ impl ManyEngine {
             cubes,
             stats,
             slice: FIRST_SLICE,
+            opt,
+            global_init,
+            trivially_unsat: c.db.has_empty,
         })
+    }
+
+    /// Take bound `b` (see [`Engine::set_bound`] and `many_opt.rs`).
+    fn bound(&mut self, b: &Bound) -> Result<(), EngineError> {
+        let Some(o) = self.opt.as_mut() else {
+            return Ok(());
+        };
+        let change = o.set(b);
+        let w = o.words();
+        match change {
+            Change::Same => {}
+            Change::Tighter => {
+                self.mem.write_global(g::OBJ_K, &w)?;
+                self.stats.gpu_bound_updates += 1;
+            }
+            Change::Looser => {
+                let mut global = self.global_init.clone();
+                global[g::OBJ_K..g::OBJ_K + w.len()].copy_from_slice(&w);
+                self.mem.reset(&global)?;
+                self.pending.clear();
+                self.seen.clear();
+                self.exhausted = self.trivially_unsat;
+                self.slice = FIRST_SLICE;
+                self.stats.gpu_bound_resets += 1;
+            }
+        }
+        Ok(())
     }
 
     /// Take the models waiting and note the searches that ended.
@@ -171,7 +250,18 @@ impl ManyEngine {
                 let atoms: Vec<u32> = (1..=self.num_atoms)
                     .filter(|&v| bits[v as usize / 32] >> (v % 32) & 1 == 1)
                     .collect();
+                // Optimisation: a model found under an earlier bound may be beyond this one.
+                let costs = match &self.opt {
+                    Some(o) => match o.admits(&atoms) {
+                        Some(c) => Some(c),
+                        None => continue,
+                    },
+                    None => None,
+                };
                 if self.seen.insert(atoms.clone()) {
+                    if let Some(o) = self.opt.as_mut() {
+                        o.last_costs = costs;
+                    }
                     self.stats.models += 1;
                     return Ok(Step::Model(Model { atoms }));
                 }
@@ -242,5 +332,13 @@ impl Engine for ManyEngine {
 
     fn stats(&self) -> &Stats {
         &self.stats
+    }
+
+    fn costs(&self) -> Option<Vec<i64>> {
+        self.opt.as_ref().and_then(|o| o.last_costs.clone())
+    }
+
+    fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
+        self.bound(bound)
     }
 }

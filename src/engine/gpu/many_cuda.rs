@@ -39,7 +39,7 @@ pub struct CudaMemory {
     _cfg: CudaSlice<u32>,
     status: CudaSlice<u32>,
     global: CudaSlice<u32>,
-    _share: CudaSlice<u32>,
+    share: CudaSlice<u32>,
     n: usize,
     to_dev: u64,
     from_dev: u64,
@@ -231,7 +231,7 @@ impl CudaMemory {
             _cfg: cfg,
             status: st,
             global,
-            _share: share,
+            share,
             n,
             to_dev: 0,
             from_dev: 0,
@@ -337,6 +337,26 @@ impl Memory for CudaMemory {
         self.sync("reading the counters")?;
         self.from_dev += 8 * v.len() as u64;
         Ok(v)
+    }
+
+    fn write_global(&mut self, at: usize, words: &[u32]) -> Result<(), EngineError> {
+        self.stream
+            .memcpy_htod(words, &mut self.global.slice_mut(at..at + words.len()))
+            .map_err(|e| engine_error("writing the global words", e))?;
+        self.to_dev += 4 * words.len() as u64;
+        Ok(())
+    }
+
+    fn reset(&mut self, global: &[u32]) -> Result<(), EngineError> {
+        let s = &self.stream;
+        let zero = |e| engine_error("resetting the searches", e);
+        s.memset_zeros(&mut self.base).map_err(zero)?;
+        s.memset_zeros(&mut self.hdr).map_err(zero)?;
+        s.memset_zeros(&mut self.status).map_err(zero)?;
+        s.memset_zeros(&mut self.share).map_err(zero)?;
+        s.memcpy_htod(global, &mut self.global).map_err(zero)?;
+        self.to_dev += 4 * global.len() as u64;
+        self.sync("resetting the searches")
     }
 
     fn traffic(&self) -> (u64, u64) {

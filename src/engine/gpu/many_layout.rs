@@ -69,7 +69,10 @@ pub mod g {
     pub const CUBE_VAR: usize = 8;
     pub const CUBE_MAX_BITS: usize = 16;
     pub const CUBE_MAP: usize = 24;
-    pub const WORDS: usize = CUBE_MAP + (1 << CUBE_MAX_BITS) / 32;
+    /// The objective's bound `k` (`i64`, low word first) and its epoch (`objective.cuh`).
+    pub const OBJ_K: usize = CUBE_MAP + (1 << CUBE_MAX_BITS) / 32;
+    pub const OBJ_EPOCH: usize = OBJ_K + 2;
+    pub const WORDS: usize = OBJ_K + 4;
 }
 
 /// Configuration words (`YSM_CFG_*`), the portfolio's rows.
@@ -131,7 +134,12 @@ fn csr<T: Copy + Default>(n: usize, pairs: &[(usize, T)]) -> (Vec<u32>, Vec<T>) 
 
 impl ProgArrays {
     /// The arrays of `c`; an error when the kernel cannot address them.
-    pub fn new(g: &GroundProgram, c: &Completion) -> Result<ProgArrays, String> {
+    /// `objective`: the folded objective's literals, bounded in every search.
+    pub fn new(
+        g: &GroundProgram,
+        c: &Completion,
+        objective: Option<&[(Lit, i64)]>,
+    ) -> Result<ProgArrays, String> {
         let db = &c.db;
         let nv = db.num_vars as usize;
         let n_input = db.len();
@@ -140,7 +148,7 @@ impl ProgArrays {
                 "{n_input} nogoods are too many for the device engine"
             ));
         }
-        let nsums = SumArrays::new(&c.native_sums, db.num_vars)?;
+        let nsums = SumArrays::new(&c.native_sums, objective, db.num_vars)?;
         let n_units = db.bounds[0] as usize;
         let first_long = db.bounds[2] as usize;
         // Input nogoods of length 2 and 3 per literal.

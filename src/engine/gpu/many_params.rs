@@ -24,7 +24,7 @@ pub struct ProgParams {
     pub ufs: u32,
     pub n_nsum: u32,
     pub nsum_max: u32,
-    pub pad: u32,
+    pub obj_sum: u32,
 }
 
 /// The kernel's `struct Geo`.
@@ -85,7 +85,7 @@ impl Default for ProgParams {
             ufs: 0,
             n_nsum: 0,
             nsum_max: 0,
-            pad: 0,
+            obj_sum: NONE,
         }
     }
 }
@@ -104,6 +104,7 @@ impl ProgParams {
             ufs: u32::from(p.ufs),
             n_nsum: p.nsums.len() as u32,
             nsum_max: p.nsums.max_len,
+            obj_sum: p.nsums.obj,
             ..ProgParams::default()
         }
     }
@@ -140,6 +141,10 @@ mod tests {
         assert_eq!(define("YSM_SHARE_WORDS"), SHARE_WORDS as u64);
         assert_eq!(define("YSM_H_STATUS"), h::STATUS as u64);
         assert_eq!(define("YSM_H_ERR"), h::ERR as u64);
+        assert_eq!(
+            define("YSM_NONE"),
+            crate::engine::gpu::many_sums::NONE as u64
+        );
         for (name, v) in [
             ("INIT", status::INIT),
             ("RUN", status::RUN),
@@ -186,6 +191,8 @@ mod tests {
             ("CUBE_BITS", g::CUBE_BITS),
             ("CUBE_VAR", g::CUBE_VAR),
             ("CUBE_MAP", g::CUBE_MAP),
+            ("OBJ_K", g::OBJ_K),
+            ("OBJ_EPOCH", g::OBJ_EPOCH),
             ("WORDS", g::WORDS),
         ] {
             assert_eq!(define(&format!("YSM_G_{name}")), v as u64);

@@ -3,10 +3,14 @@
 //! search; each search keeps only its counters (`Geometry`: two `i64` per sum) and a few words
 //! per variable for the lazy reasons.
 //!
+//! The objective of an optimisation (`many_objective.rs`, folded into one weighted sum) is one
+//! more sum, the last, without bounds (`obj`); its literals have only "true" entries (the kernel
+//! counts no weight of false ones for it).
+//!
 //! Invariant: per sum, its literals are sorted by decreasing weight (rules 3 and 4 scan a
 //! prefix), every weight is positive, its bounds ascend and lie in `1..=total`; the occurrence
 //! entries of one literal code are grouped by sum (the kernel checks a sum once per literal).
-//! `SumArrays::default()` is the program without native sums.
+//! `SumArrays::default()` is the program without native sums or objective.
 
 use crate::lit::Lit;
 use crate::nogoods::native::NativeSum;
@@ -35,14 +39,27 @@ pub struct SumArrays {
     pub occ_role: Vec<u32>,
     /// Literals of the longest sum.
     pub max_len: u32,
+    /// The objective's index (the last sum), or `NONE`.
+    pub obj: u32,
 }
+
+/// No objective (`YSM_NONE`).
+pub const NONE: u32 = u32::MAX;
 
 impl SumArrays {
     /// The kernel's view of `sums` over `num_vars` variables; an error when the kernel cannot
     /// address them (more than 2^28 variables: no GPU holds a search of that size anyway).
-    pub fn new(sums: &[NativeSum], num_vars: u32) -> Result<SumArrays, String> {
-        if sums.is_empty() {
-            return Ok(SumArrays::default());
+    /// With `objective`: its folded literals as the last sum.
+    pub fn new(
+        sums: &[NativeSum],
+        objective: Option<&[(Lit, i64)]>,
+        num_vars: u32,
+    ) -> Result<SumArrays, String> {
+        if sums.is_empty() && objective.is_none() {
+            return Ok(SumArrays {
+                obj: NONE,
+                ..SumArrays::default()
+            });
         }
         if u64::from(num_vars) >= (1u64 << 31) - u64::from(SUMREF) {
             return Err(format!("{num_vars} variables are too many for native sums"));
@@ -50,10 +67,16 @@ impl SumArrays {
         let mut a = SumArrays {
             off: vec![0],
             boff: vec![0],
+            obj: NONE,
             ..SumArrays::default()
         };
         let mut entries: Vec<(u32, u32, u32)> = Vec::new(); // (lit code, sum, role)
-        for (s, ns) in sums.iter().enumerate() {
+        let objective = objective.map(|lits| NativeSum {
+            lits: lits.to_vec(),
+            bounds: Vec::new(),
+        });
+        for (s, ns) in sums.iter().chain(objective.as_ref()).enumerate() {
+            let is_obj = s == sums.len();
             if ns.lits.len() > IDX_MAX || ns.bounds.len() > IDX_MAX {
                 return Err("a native sum too long for the kernel".into());
             }
@@ -65,7 +88,9 @@ impl SumArrays {
                 a.lits.push(l.code());
                 a.w.push(w);
                 entries.push((l.code(), s, ROLE_TRUE | i as u32));
-                entries.push((l.negate().code(), s, ROLE_FALSE | i as u32));
+                if !is_obj {
+                    entries.push((l.negate().code(), s, ROLE_FALSE | i as u32));
+                }
             }
             for (j, &(k, b)) in ns.bounds.iter().enumerate() {
                 a.k.push(k);
@@ -77,6 +102,9 @@ impl SumArrays {
             a.off.push(a.lits.len() as u32);
             a.boff.push(a.k.len() as u32);
             a.max_len = a.max_len.max(lits.len() as u32);
+            if is_obj {
+                a.obj = s;
+            }
         }
         // Grouped by literal, then by sum (stable: the roles of one sum stay in order).
         entries.sort_by_key(|&(l, s, _)| (l, s));
@@ -92,8 +120,14 @@ impl SumArrays {
         Ok(a)
     }
 
+    /// Sums, the objective included.
     pub fn len(&self) -> usize {
         self.total.len()
+    }
+
+    /// The program's native sums (the objective not counted).
+    pub fn native(&self) -> usize {
+        self.len() - usize::from(self.obj != NONE)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -125,7 +159,7 @@ mod tests {
             lits: vec![(Lit::t(1), 1), (Lit::t(2), 3)],
             bounds: vec![(2, 5), (4, 6)],
         };
-        let a = SumArrays::new(&[s], 7).unwrap();
+        let a = SumArrays::new(&[s], None, 7).unwrap();
         assert_eq!(a.lits, vec![Lit::t(2).code(), Lit::t(1).code()]);
         assert_eq!(a.w, vec![3, 1]);
         assert_eq!(a.total, vec![4]);
@@ -141,9 +175,37 @@ mod tests {
     }
 
     #[test]
+    fn the_objective_is_the_last_sum_without_bounds_or_false_entries() {
+        let s = NativeSum {
+            lits: vec![(Lit::t(1), 2)],
+            bounds: vec![(1, 4)],
+        };
+        let obj = [(Lit::t(2), 1), (Lit::f(1), 5)];
+        let a = SumArrays::new(&[s], Some(&obj), 5).unwrap();
+        assert_eq!((a.len(), a.native(), a.obj), (2, 1, 1));
+        assert_eq!(a.off, vec![0, 1, 3]);
+        assert_eq!(a.boff, vec![0, 1, 1]);
+        assert_eq!(&a.lits[1..], &[Lit::f(1).code(), Lit::t(2).code()]);
+        assert_eq!(a.total, vec![2, 6]);
+        assert_eq!(a.max_len, 2);
+        // ¬a1 is an objective literal and a false one of sum 0: one entry each, by sum.
+        let code = Lit::f(1).code() as usize;
+        let (from, to) = (a.occ_off[code] as usize, a.occ_off[code + 1] as usize);
+        assert_eq!(a.occ_sum[from..to], [0, 1]);
+        assert_eq!(a.occ_role[from..to], [ROLE_FALSE, ROLE_TRUE]);
+        // a2's complement triggers nothing.
+        let code = Lit::f(2).code() as usize;
+        assert_eq!(a.occ_off[code], a.occ_off[code + 1]);
+        // An objective alone.
+        let a = SumArrays::new(&[], Some(&obj), 5).unwrap();
+        assert_eq!((a.len(), a.native(), a.obj), (1, 0, 0));
+    }
+
+    #[test]
     fn no_sums_no_arrays() {
-        let a = SumArrays::new(&[], 10).unwrap();
+        let a = SumArrays::new(&[], None, 10).unwrap();
         assert!(a.is_empty());
+        assert_eq!(a.obj, NONE);
         assert_eq!(a.bytes(), 0);
     }
 }

@@ -30,6 +30,8 @@ pub mod layout;
 pub mod many;
 pub mod many_cuda;
 pub mod many_layout;
+pub mod many_objective;
+pub mod many_opt;
 pub mod many_params;
 pub mod many_sums;
 pub mod portfolio;

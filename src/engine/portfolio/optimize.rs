@@ -12,19 +12,37 @@
 //! bound that admits more than the last one (optN's optimal models, after the optimum) ends the
 //! race: one thread's engine goes on alone on the caller's thread, forgetting what it learned
 //! under the tighter bound, so the optimal models are enumerated once each.
+//!
+//! Under `--engine=auto` the GPU engine joins as one more member ([`OptRace::add_gpu_later`]):
+//! built on the caller's thread once the device's completion is made, it searches there in
+//! slices of [`POLL`] between looks at the threads' reports, under the caller's newest bound
+//! (every bound the caller sets reaches it at once, as it reaches the threads). The GPU engine
+//! reports only models within its bound, so each of its models beats the last one accepted;
+//! its proof that nothing beats its bound proves the optimum as a thread's does.
 
-use super::race::spawn;
+use super::race::{spawn, GpuBuild};
 use crate::engine::cpu::CpuEngine;
 use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How often the caller looks at the clock and the Ctrl-C flag while the threads search.
+/// How often the caller looks at the clock and the Ctrl-C flag while the threads search (and,
+/// with a GPU member, at the threads' reports between its slices).
 const POLL: Duration = Duration::from_millis(20);
+
+/// The GPU member's number in `best` and `proved_by`.
+const GPU: u32 = u32::MAX;
+
+/// The GPU member on its way: the device's completion, made on a thread of its own, and what
+/// builds the member from it.
+struct GpuPending {
+    completion: Receiver<(GroundProgram, Completion)>,
+    build: GpuBuild,
+}
 
 enum Report {
     /// Thread `i` found a model with these costs (it then bounds itself below them).
@@ -75,8 +93,15 @@ pub struct OptRace {
     running: usize,
     /// The last model's costs, and the thread that found it.
     best: Option<(Vec<i64>, u32)>,
-    /// After the race: one thread's engine, alone.
-    solo: Option<CpuEngine>,
+    /// After the race: one member's engine, alone (`solo_is_gpu`: the GPU member's).
+    solo: Option<Box<dyn Engine>>,
+    solo_is_gpu: bool,
+    /// The GPU member while it races, on its way, and its counters once it left.
+    gpu: Option<Box<dyn Engine>>,
+    gpu_pending: Option<GpuPending>,
+    gpu_stats: Option<Stats>,
+    /// The newest bound the caller set (for a GPU member built later).
+    bound: Option<Bound>,
     /// The thread that proved the last model optimal (or that none exists).
     proved_by: Option<u32>,
     /// Counters of the threads that are done.
@@ -126,10 +151,92 @@ impl OptRace {
             running,
             best: None,
             solo: None,
+            solo_is_gpu: false,
+            gpu: None,
+            gpu_pending: None,
+            gpu_stats: None,
+            bound: None,
             proved_by: None,
             done: Stats::default(),
             stats: Stats::default(),
         })
+    }
+
+    /// Add the GPU engine as a member once it is ready: `complete` makes the device's
+    /// completion of `ground` on a thread of its own while the threads search, and the race
+    /// builds the member with `build` (on the caller's thread) when it is done.
+    pub fn add_gpu_later(
+        &mut self,
+        ground: GroundProgram,
+        complete: fn(&GroundProgram) -> Completion,
+        build: GpuBuild,
+    ) -> Result<(), EngineError> {
+        let (tx, rx) = mpsc::channel();
+        spawn("device-complete", move || {
+            let completion = complete(&ground);
+            let _ = tx.send((ground, completion));
+        })?;
+        self.gpu_pending = Some(GpuPending {
+            completion: rx,
+            build,
+        });
+        Ok(())
+    }
+
+    /// Build the pending GPU member if its completion is ready, under the newest bound.
+    fn poll_gpu(&mut self) {
+        let Some(pending) = self.gpu_pending.take() else {
+            return;
+        };
+        let (ground, completion) = match pending.completion.try_recv() {
+            Ok(done) => done,
+            Err(TryRecvError::Empty) => {
+                self.gpu_pending = Some(pending);
+                return;
+            }
+            Err(TryRecvError::Disconnected) => {
+                eprintln!("*** Warn : (yasmin-rs): the device's completion failed; the CPU engine goes on");
+                return;
+            }
+        };
+        let built = (pending.build)(&ground, &completion).and_then(|mut gpu| {
+            match &self.bound {
+                Some(b) => gpu.set_bound(b).map_err(|e| e.to_string()),
+                None => Ok(()),
+            }
+            .map(|()| gpu)
+        });
+        match built {
+            Ok(gpu) => self.gpu = Some(gpu),
+            Err(why) => {
+                eprintln!("*** Info : (yasmin-rs): the GPU engine does not take part: {why}")
+            }
+        }
+    }
+
+    /// The GPU member leaves the race (its counters kept); its engine.
+    fn gpu_leave(&mut self) -> Option<Box<dyn Engine>> {
+        let gpu = self.gpu.take();
+        if let Some(g) = &gpu {
+            self.gpu_stats = Some(g.stats().clone());
+        }
+        self.gpu_pending = None;
+        gpu
+    }
+
+    /// The race is over: member `by` proved its bound optimal; the member that found the best
+    /// model stays, alone, for optN's optimal models (`set_bound`).
+    fn finish(&mut self, by: u32) {
+        self.proved_by = Some(by);
+        let keep = self.best.as_ref().map(|&(_, t)| t);
+        let gpu = self.gpu_leave();
+        if keep == Some(GPU) {
+            self.stop_all(None);
+            self.solo = gpu;
+            self.solo_is_gpu = self.solo.is_some();
+        } else {
+            self.solo = self.stop_all(keep).map(|e| Box::new(e) as Box<dyn Engine>);
+        }
     }
 
     /// End the race: every thread stops; the engine of thread `keep` (if any) is returned.
@@ -154,12 +261,23 @@ impl OptRace {
     }
 
     fn refresh_stats(&mut self) {
-        let mut s = match &self.solo {
-            Some(e) => e.stats().clone(),
-            None => Stats::default(),
+        let gpu = match &self.gpu {
+            Some(g) => Some(g.stats().clone()),
+            None => self.gpu_stats.clone(),
+        };
+        let mut s = match (&self.solo, &gpu) {
+            (Some(e), _) => e.stats().clone(),
+            (None, Some(g)) => g.clone(),
+            (None, None) => Stats::default(),
         };
         s.add_counts(&self.done);
-        let thread = |i: u32| format!("CPU thread {i} ({})", self.rows[i as usize]);
+        if let (Some(_), Some(g), false) = (&self.solo, &gpu, self.solo_is_gpu) {
+            s.add_counts(g);
+        }
+        let thread = |i: u32| match i {
+            GPU => "the GPU engine".to_string(),
+            i => format!("CPU thread {i} ({})", self.rows[i as usize]),
+        };
         let mut who = match &self.best {
             Some((_, i)) => format!("last model from {}", thread(*i)),
             None => "no model".into(),
@@ -167,8 +285,12 @@ impl OptRace {
         if let Some(i) = self.proved_by {
             who.push_str(&format!(", proof from {}", thread(i)));
         }
+        let with_gpu = match &gpu {
+            Some(g) => format!(" and the GPU engine ({} searches)", g.gpu_searches),
+            None => String::new(),
+        };
         s.portfolio = format!(
-            "{who}; members: the CPU engine ({} threads, optimising together)",
+            "{who}; members: the CPU engine ({} threads{with_gpu}, optimising together)",
             self.rows.len()
         );
         self.stats = s;
@@ -178,23 +300,30 @@ impl OptRace {
         self.ctl.go.store(true, Ordering::Release);
         loop {
             if limits.reached() {
+                self.gpu_leave();
                 self.stop_all(None);
                 return Step::Stopped;
             }
-            match self.reports.recv_timeout(POLL) {
+            self.poll_gpu();
+            // The threads' reports: waited for without a GPU member, else only looked at.
+            let report = match self.gpu.is_some() {
+                true => self.reports.try_recv().map_err(|e| match e {
+                    TryRecvError::Empty => RecvTimeoutError::Timeout,
+                    TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                }),
+                false => self.reports.recv_timeout(POLL),
+            };
+            match report {
                 Ok(Report::Model(i, model, costs)) => {
                     // A thread's model that another's already beat is dropped.
                     if self.best.as_ref().is_none_or(|(b, _)| costs < *b) {
                         self.best = Some((costs, i));
                         return Step::Model(model);
                     }
+                    continue;
                 }
                 Ok(Report::Exhausted(i)) => {
-                    self.proved_by = Some(i);
-                    // The race is over; the best model's thread stays for optN's optimal
-                    // models (`set_bound`).
-                    let keep = self.best.as_ref().map(|&(_, t)| t);
-                    self.solo = self.stop_all(keep);
+                    self.finish(i);
                     return Step::Exhausted;
                 }
                 Ok(Report::Done(_, engine)) => {
@@ -202,12 +331,57 @@ impl OptRace {
                     if let Some(e) = engine {
                         self.done.add_counts(e.stats());
                     }
-                    if self.running == 0 {
+                    if self.running == 0 && self.gpu.is_none() && self.gpu_pending.is_none() {
                         return Step::Stopped;
                     }
+                    continue;
                 }
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return Step::Stopped,
+                Err(RecvTimeoutError::Disconnected) => {
+                    if self.gpu.is_none() && self.gpu_pending.is_none() {
+                        return Step::Stopped;
+                    }
+                    if self.gpu.is_none() {
+                        std::thread::sleep(POLL);
+                    }
+                }
+            }
+            if let Some(step) = self.gpu_slice(limits) {
+                return step;
+            }
+        }
+    }
+
+    /// Let the GPU member search for up to [`POLL`]; its answer, if it has one.
+    fn gpu_slice(&mut self, limits: &Limits) -> Option<Step> {
+        let gpu = self.gpu.as_mut()?;
+        let soon = Instant::now() + POLL;
+        let slice = Limits {
+            deadline: Some(limits.deadline.map_or(soon, |d| d.min(soon))),
+            interrupt: limits.interrupt.clone(),
+            progress: None,
+        };
+        match gpu.next_model(&slice) {
+            Ok(Step::Model(model)) => {
+                // Within the caller's bound, so better than the best so far.
+                let costs = gpu.costs()?;
+                if self.best.as_ref().is_none_or(|(b, _)| costs < *b) {
+                    self.best = Some((costs, GPU));
+                    return Some(Step::Model(model));
+                }
+                None
+            }
+            Ok(Step::Exhausted) => {
+                self.finish(GPU);
+                Some(Step::Exhausted)
+            }
+            Ok(Step::Stopped) => None,
+            Err(e) => {
+                eprintln!(
+                    "*** Warn : (yasmin-rs): the GPU engine failed ({e}); the CPU engine goes on"
+                );
+                self.gpu_leave();
+                None
             }
         }
     }
@@ -298,11 +472,19 @@ impl Engine for OptRace {
             return e.set_bound(bound);
         }
         if !bound.strict && self.best.is_some() {
-            // More than the last bound admits before the optimum was proved: one thread goes
+            // More than the last bound admits before the optimum was proved: one member goes
             // on alone, the one that found the best model.
             let keep = self.best.as_ref().map(|&(_, i)| i);
-            let mut solo = self.stop_all(keep).ok_or_else(|| {
-                EngineError::Device("the thread that found the optimum ended".into())
+            let gpu = self.gpu_leave();
+            let solo: Option<Box<dyn Engine>> = if keep == Some(GPU) {
+                self.stop_all(None);
+                self.solo_is_gpu = gpu.is_some();
+                gpu
+            } else {
+                self.stop_all(keep).map(|e| Box::new(e) as Box<dyn Engine>)
+            };
+            let mut solo = solo.ok_or_else(|| {
+                EngineError::Device("the member that found the optimum ended".into())
             })?;
             solo.set_bound(bound)?;
             self.solo = Some(solo);
@@ -313,6 +495,15 @@ impl Engine for OptRace {
         b.1 = Some(bound.clone());
         drop(b);
         self.ctl.poke_all();
+        self.bound = Some(bound.clone());
+        if let Some(gpu) = self.gpu.as_mut() {
+            if let Err(e) = gpu.set_bound(bound) {
+                eprintln!(
+                    "*** Warn : (yasmin-rs): the GPU engine failed ({e}); the CPU engine goes on"
+                );
+                self.gpu_leave();
+            }
+        }
         Ok(())
     }
 }
@@ -322,3 +513,7 @@ impl Drop for OptRace {
         self.ctl.stop_all();
     }
 }
+
+#[cfg(test)]
+#[path = "optimize_tests.rs"]
+mod tests;

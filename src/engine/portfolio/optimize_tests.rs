@@ -1,0 +1,131 @@
+//! Tests of the optimisation race with the GPU engine's kernel (emulated on the host) as a
+//! member, beside host threads or alone: clasp's loop as `run/enumerate.rs` runs it.
+
+use super::*;
+use crate::engine::cpu::tests::{opts, prog};
+use crate::engine::gpu::many::{Backend, ManyEngine};
+use crate::engine::{DeviceOptions, Heuristic, Learning};
+use lparse::{Minimize, ProgramBuilder, Rule, WLit};
+
+/// `{a1..a7}.`, `:- not a1, not a2.`, `:- a3, a4.`; minimise (priority 1) 3·a1 + 2·a2 +
+/// a5 − a6 and (priority 0) a3 + a4 + not a5 (the test takes the optimum and the optimal
+/// models from the host engine alone).
+fn program() -> GroundProgram {
+    let mut p = prog(vec![
+        Rule::choice(&[1, 2, 3, 4, 5, 6, 7], &[]),
+        Rule::normal(&[], &[-1, -2]),
+        Rule::normal(&[], &[3, 4]),
+    ]);
+    let wl = |lit, weight| WLit { lit, weight };
+    p.minimize(Minimize {
+        priority: 1,
+        lits: vec![wl(1, 3), wl(2, 2), wl(5, 1), wl(6, -1)],
+    });
+    p.minimize(Minimize {
+        priority: 0,
+        lits: vec![wl(3, 1), wl(4, 1), wl(-5, 1)],
+    });
+    crate::ground::analyse(&p).unwrap()
+}
+
+fn emulated(searches: u32) -> GpuBuild {
+    Box::new(move |g, c| {
+        let opts = DeviceOptions {
+            learning: Learning::Res,
+            heuristic: Heuristic::Activity,
+            seed: 1,
+            sync_always: false,
+            sums: crate::engine::Sums::Translate,
+            searches: Some(searches),
+            cubes: None,
+        };
+        ManyEngine::optimising(g, c, opts, Backend::Emulated)
+            .map(|e| Box::new(e) as Box<dyn Engine>)
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// clasp's loop (opt, then optN's optimal models): the costs of each model, and the
+/// optimal models.
+fn optimise(e: &mut dyn Engine) -> (Vec<Vec<i64>>, Vec<Vec<u32>>) {
+    let limits = Limits::none();
+    let mut costs: Vec<Vec<i64>> = Vec::new();
+    loop {
+        match e.next_model(&limits).unwrap() {
+            Step::Model(_) => {
+                let c = e.costs().unwrap();
+                let b = Bound {
+                    costs: c.iter().map(|&x| Some(x)).collect(),
+                    strict: true,
+                };
+                costs.push(c);
+                e.set_bound(&b).unwrap();
+            }
+            Step::Exhausted => break,
+            Step::Stopped => panic!("stopped"),
+        }
+    }
+    let best = costs.last().cloned().unwrap();
+    e.set_bound(&Bound {
+        costs: best.iter().map(|&x| Some(x)).collect(),
+        strict: false,
+    })
+    .unwrap();
+    let mut optimal = Vec::new();
+    while let Step::Model(m) = e.next_model(&limits).unwrap() {
+        assert_eq!(e.costs().unwrap(), best);
+        optimal.push(m.atoms);
+    }
+    optimal.sort();
+    (costs, optimal)
+}
+
+fn host(n: usize) -> Vec<(HostOptions, &'static str)> {
+    (0..n)
+        .map(|i| {
+            (
+                opts(Learning::Res, Heuristic::Activity, i as u64 + 1),
+                "row",
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_gpu_member_optimises_with_the_threads_and_alone() {
+    let g = program();
+    let c = crate::nogoods::complete(&g);
+    let mut alone = CpuEngine::new(&g, &c, opts(Learning::Res, Heuristic::Activity, 1));
+    let (want_costs, want_optimal) = optimise(&mut alone);
+    let want = want_costs.last().unwrap().clone();
+    // Several better models before the optimum, and two optimal models (a7 is free).
+    assert!(
+        want_costs.len() > 3 && want_optimal.len() == 2,
+        "{want_costs:?} {want_optimal:?}"
+    );
+    for (threads, searches) in [(0, 1), (0, 8), (1, 4), (2, 8)] {
+        let mut race = OptRace::start(g.clone(), c.clone(), host(threads), None).unwrap();
+        race.add_gpu_later(g.clone(), crate::nogoods::complete, emulated(searches))
+            .unwrap();
+        let (costs, optimal) = optimise(&mut race);
+        assert!(costs.windows(2).all(|w| w[1] < w[0]), "{costs:?}");
+        assert_eq!(
+            costs.last(),
+            Some(&want),
+            "{threads} threads, {searches} searches"
+        );
+        assert_eq!(
+            optimal, want_optimal,
+            "{threads} threads, {searches} searches"
+        );
+        let line = &race.stats().portfolio;
+        if threads == 0 {
+            // Alone, the GPU member found every model and the proof (beside threads it may
+            // come too late to take part: the threads may be done before it is built).
+            assert!(line.contains("and the GPU engine"), "{line}");
+            assert!(line.contains("last model from the GPU engine"), "{line}");
+            assert!(line.contains("proof from the GPU engine"), "{line}");
+            assert!(race.stats().gpu_bound_updates > 0);
+        }
+    }
+}
