@@ -144,7 +144,7 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     );
     let (scc, scc_cyclic) = tarjan(&dependencies);
     let tight = !scc_cyclic.iter().any(|&c| c);
-    Ok(GroundProgram {
+    let mut g = GroundProgram {
         num_atoms,
         bodies: b.bodies,
         rules: b.rules,
@@ -155,7 +155,10 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         tight,
         warnings,
         objective: super::Objective::new(program),
-    })
+        eq: super::eq::Equivalences::default(),
+    };
+    g.eq = super::eq::find(&g);
+    Ok(g)
 }
 
 /// Check that the program with `disjunctive`'s rules added to `b`'s is head-cycle-free, then add

@@ -10,6 +10,7 @@
 //! too).
 
 mod analyse;
+pub mod eq;
 pub mod normalise;
 pub mod objective;
 pub mod scc;
@@ -55,6 +56,8 @@ pub struct GroundProgram {
     pub warnings: Vec<String>,
     /// The `#minimize` statements by priority (empty when there are none).
     pub objective: Objective,
+    /// Bodies the completion may give an atom's variable ([`eq`]; off when `--eq=0`).
+    pub eq: eq::Equivalences,
 }
 
 impl GroundProgram {
@@ -66,5 +69,10 @@ impl GroundProgram {
     /// `atom` lies on a positive cycle.
     pub fn is_cyclic(&self, atom: u32) -> bool {
         self.scc_cyclic[self.scc[atom as usize] as usize]
+    }
+    /// Equivalence preprocessing off (`--eq=0`): every body gets a variable of its own.
+    pub fn without_equivalences(mut self) -> GroundProgram {
+        self.eq = eq::Equivalences::default();
+        self
     }
 }

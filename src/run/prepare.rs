@@ -67,10 +67,12 @@ enum Msg {
 /// Prepare `source` on a worker thread: with `complete` (or `objective` and a program with
 /// `#minimize`: the host engine searches it, and its completion is made here, where the time
 /// limit holds), the completion with `host`'s sums (`None`: the device engine's,
-/// `device_sums`), and with `build` the host engine there too.
+/// `device_sums`), and with `build` the host engine there too; `eq`: equivalence preprocessing
+/// (`--eq` > 0, `ground::eq`).
 pub fn prepare(
     source: Source,
     constants: Vec<(String, String)>,
+    eq: bool,
     host: Option<HostOptions>,
     device_sums: Sums,
     complete: bool,
@@ -89,6 +91,7 @@ pub fn prepare(
             let result = work(
                 &source,
                 &constants,
+                eq,
                 host,
                 device_sums,
                 (complete, objective),
@@ -125,6 +128,7 @@ pub fn prepare(
 fn work(
     source: &Source,
     constants: &[(String, String)],
+    eq: bool,
     host: Option<HostOptions>,
     device_sums: Sums,
     (complete, objective): (bool, bool),
@@ -147,8 +151,11 @@ fn work(
         atoms: u64::from(program.max_atom),
         ..Problem::default()
     };
-    let ground = crate::ground::analyse(&program)
+    let mut ground = crate::ground::analyse(&program)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
+    if !eq {
+        ground = ground.without_equivalences(); // `--eq=0`
+    }
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
     }
