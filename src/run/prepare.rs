@@ -91,10 +91,9 @@ pub fn prepare(
             let result = work(
                 &source,
                 &constants,
-                eq,
                 host,
                 device_sums,
-                (complete, objective),
+                (complete, objective, eq),
                 build,
                 phase,
             );
@@ -128,10 +127,9 @@ pub fn prepare(
 fn work(
     source: &Source,
     constants: &[(String, String)],
-    eq: bool,
     host: Option<HostOptions>,
     device_sums: Sums,
-    (complete, objective): (bool, bool),
+    (complete, objective, eq): (bool, bool, bool),
     build: bool,
     phase: impl Fn(&'static str, String),
 ) -> Result<Prepared, Failure> {
