@@ -2,8 +2,9 @@
 //! which bodies the completion can give an atom's variable instead of one of their own.
 //!
 //! clasp merges atoms and bodies into one solver literal wherever the program entails they are
-//! equal (`PrgAtom`/`PrgBody` equivalences in `logic_program.cpp`, the preprocessor's
-//! `--eq`), signs included, and reads every atom through its literal. Here atoms stay their
+//! equal (`Asp::Preprocessor` in `asp_preprocessor.cpp`, `--eq`; the nodes' literals in
+//! `logic_program.cpp`), signs included, and reads every atom through its literal; bodies that
+//! are false share one variable there too. Here atoms stay their
 //! own variables (the engines, the device kernels, the native sums, the objective and the
 //! models read atom `p` as variable `p`), and only a *body* is given an atom's variable, in
 //! two cases, each an equivalence the completion itself entails:
