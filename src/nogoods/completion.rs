@@ -104,7 +104,7 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         if let BodyDef::Sum { lower, lits } = &g.bodies[i] {
             // b ↔ Σ w·[l] ≥ lower
             let fresh = sums.encode(&mut nb, body_var[i], *lower, lits);
-            aux_body.extend(std::iter::repeat(i as u32).take(fresh as usize));
+            aux_body.extend(std::iter::repeat_n(i as u32, fresh as usize));
         }
     }
 
