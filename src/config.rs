@@ -246,6 +246,11 @@ pub struct Config {
     #[arg(long, value_enum, default_value_t = Sums::Native, help_heading = SOLVING)]
     pub sums: Sums,
 
+    /// Equivalence preprocessing (clingo's `--eq`): a body equal to an atom gets the atom's
+    /// variable, one-literal bodies their literal's; any N > 0 is on (one pass), 0 is off.
+    #[arg(long, value_name = "N", default_value_t = 3, help_heading = SOLVING)]
+    pub eq: u32,
+
     /// Threads of the host engine (clingo's `--parallel-mode`; `compete`, the only mode: each
     /// thread searches with a configuration of its own, sharing short learned nogoods, and
     /// optimises under the best bound any found) [default: one per core; beside the GPU

@@ -123,6 +123,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let prepared = match prepare::prepare(
         source,
         config.constants.clone(),
+        config.eq > 0,
         host_only,
         plan.device_sums(),
         complete,

@@ -68,6 +68,10 @@ fn equal_bodies_are_shared() {
     assert_eq!(c.body_var.len(), 3);
     assert_eq!(c.rules_of_body(shared as usize), &[1, 2, 3]);
     assert_eq!(c.body_of_var(c.body_var[2]), Some(2));
+    // `{q}` is q (equivalence preprocessing): atom q's variable stands for it.
+    assert_eq!(c.body_var[2], 1);
+    let c = complete(&g.without_equivalences());
+    assert_eq!(c.body_of_var(c.body_var[2]), Some(2));
     assert_eq!(c.body_of_var(1), None);
 }
 

@@ -147,7 +147,7 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         }
     }
     let tight = !scc_cyclic.iter().any(|&c| c);
-    Ok(GroundProgram {
+    let mut g = GroundProgram {
         num_atoms,
         bodies: b.bodies,
         rules: b.rules,
@@ -160,7 +160,10 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         objective: super::Objective::new(program),
         heuristics: program.heuristics.clone(),
         minimality,
-    })
+        eq: super::eq::Equivalences::default(),
+    };
+    g.eq = super::eq::find(&g);
+    Ok(g)
 }
 
 /// Add the shifted rules of `disjunctive` to `b`; when the program with them is not

@@ -11,6 +11,7 @@
 //! too) and not in a component with a head cycle; `tight` = no cyclic component.
 
 mod analyse;
+pub mod eq;
 pub mod minimality;
 pub mod normalise;
 pub mod objective;
@@ -64,6 +65,8 @@ pub struct GroundProgram {
     /// (marked acyclic in `scc_cyclic`) and their rules, for the minimality check of each
     /// candidate model (`engine::minimal`). `None` for every other program.
     pub minimality: Option<Minimality>,
+    /// Bodies the completion may give an atom's variable ([`eq`]; off when `--eq=0`).
+    pub eq: eq::Equivalences,
 }
 
 impl GroundProgram {
@@ -75,5 +78,10 @@ impl GroundProgram {
     /// `atom` lies on a positive cycle.
     pub fn is_cyclic(&self, atom: u32) -> bool {
         self.scc_cyclic[self.scc[atom as usize] as usize]
+    }
+    /// Equivalence preprocessing off (`--eq=0`): every body gets a variable of its own.
+    pub fn without_equivalences(mut self) -> GroundProgram {
+        self.eq = eq::Equivalences::default();
+        self
     }
 }

@@ -8,6 +8,13 @@
 //! integrity constraints is false, its constraint written on the literals directly —, aggregate
 //! nodes as in [`super::aggregate`] and [`super::adder`]. Variables: atoms `1..=num_atoms`, then
 //! one per body, then aggregate auxiliaries.
+//!
+//! With equivalence preprocessing (`g.eq.on`, [`crate::ground::eq`]) a body the analysis found
+//! equal to an atom has that atom's variable and no variable of its own (its definition written
+//! on the atom: the nogoods that said `b ↔ p` become tautologies, which the store drops), every
+//! conjunctive body used only by integrity constraints shares one variable fixed false, and a
+//! fact's rule `p :- ∅` is the unit `{F p}`. Atoms keep their variables; the invariant above
+//! holds as stated, body variables being shared.
 
 use super::aggregate;
 use super::db::{NogoodDbBuilder, Origin};
@@ -38,8 +45,6 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
     let mut nb = NogoodDbBuilder::new();
     // Atoms keep their numbers, even those in no rule.
     nb.reserve_vars(g.num_atoms);
-    let body_var: Vec<Var> = g.bodies.iter().map(|_| nb.new_var()).collect();
-    let first_aux = g.num_atoms + 1 + g.bodies.len() as u32;
 
     // A conjunctive body that only integrity constraints use needs no definition: the paper's
     // constraint nogood {T p | p ∈ pos} ∪ {F q | q ∈ neg} says it all, and its body variable is
@@ -50,6 +55,26 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
             only_constraints[r.body as usize] = false;
         }
     }
+    let eq = &g.eq;
+    // (eq) the one variable, fixed false, of every constraint-only conjunction
+    let mut constraint_var: Option<Var> = None;
+    let body_var: Vec<Var> = (0..g.bodies.len())
+        .map(|i| {
+            if let Some(p) = eq.atom_of_body(i) {
+                return p; // b ↔ p: the atom's variable
+            }
+            let conj = matches!(g.bodies[i], BodyDef::Conj { .. });
+            if eq.on && conj && only_constraints[i] {
+                return *constraint_var.get_or_insert_with(|| {
+                    let f = nb.new_var();
+                    nb.add(&[Lit::t(f)], Origin::Constraint); // :- body: {T b}, once
+                    f
+                });
+            }
+            nb.new_var()
+        })
+        .collect();
+    let first_aux = nb.num_vars();
 
     let mut aux_body = Vec::new();
     for (i, body) in g.bodies.iter().enumerate() {
@@ -79,7 +104,7 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         if let BodyDef::Sum { lower, lits } = &g.bodies[i] {
             // b ↔ Σ w·[l] ≥ lower
             let fresh = sums.encode(&mut nb, body_var[i], *lower, lits);
-            aux_body.extend(std::iter::repeat(i as u32).take(fresh as usize));
+            aux_body.extend(std::iter::repeat_n(i as u32, fresh as usize));
         }
     }
 
@@ -87,10 +112,18 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
     // {T p} ∪ {F b_r}; with no rule at all p is simply false: {T p}.
     let mut support: Vec<Lit> = Vec::new();
     for p in 1..=g.num_atoms {
+        let rules = g.rules_of(p);
+        if eq.on
+            && rules
+                .iter()
+                .any(|&r| is_empty_conj(&g.bodies[g.rules[r as usize].body as usize]))
+        {
+            continue; // (eq) a rule with the empty body, always true, supports p
+        }
         support.clear();
         support.push(Lit::t(p));
         support.extend(
-            g.rules_of(p)
+            rules
                 .iter()
                 .map(|&r| Lit::f(body_var[g.rules[r as usize].body as usize])),
         );
@@ -107,8 +140,13 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         match (r.choice, r.head.as_slice()) {
             // `{…} :- body`: the body only allows the head atoms, it does not force them.
             (true, _) => {}
-            // `:- body`: the body must be false: {T b}.
+            // `:- body`: the body must be false: {T b} (the shared variable's: added once).
+            (false, []) if Some(b) == constraint_var => {}
             (false, []) => nb.add(&[Lit::t(b)], Origin::Constraint),
+            // (eq) a fact `p :- ∅`: b_r holds, so {T b_r, F p} is {F p}.
+            (false, [p]) if eq.on && is_empty_conj(&g.bodies[r.body as usize]) => {
+                nb.add(&[Lit::f(*p)], Origin::Fact)
+            }
             // `p :- body`, b_r → p: {T b_r, F p}.
             (false, [p]) => nb.add(&[Lit::t(b), Lit::f(*p)], Origin::Head),
             (false, _) => unreachable!("analyse rejects disjunctive heads"),
@@ -127,6 +165,10 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         sums_as_adders: sums.adder_bodies(),
         native_sums,
     }
+}
+
+fn is_empty_conj(body: &BodyDef) -> bool {
+    matches!(body, BodyDef::Conj { pos, neg } if pos.is_empty() && neg.is_empty())
 }
 
 /// The nogoods of `b ↔ pos ∧ ¬neg` (the paper's `b_r ↔ t_r ∧ n_r` with `t_r`, `n_r` folded in).

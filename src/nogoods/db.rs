@@ -97,6 +97,11 @@ impl NogoodDbBuilder {
         v
     }
 
+    /// The next variable [`Self::new_var`] would give (one past every variable so far).
+    pub fn num_vars(&self) -> Var {
+        self.num_vars.max(1)
+    }
+
     /// Make sure variables `1..=v` exist (atoms are reserved this way before auxiliaries).
     pub fn reserve_vars(&mut self, v: Var) {
         self.num_vars = self.num_vars.max(v + 1);

@@ -19,7 +19,9 @@ use crate::lit::Var;
 /// The completion of a [`crate::ground::GroundProgram`]: its nogoods, and the variable that
 /// stands for each body (`body_var[i]` for `bodies[i]`; atoms are their own variables). The
 /// variable of a conjunctive body that only integrity constraints use is fixed false (its
-/// constraint nogood is written on the body's literals), so it does not mirror the body.
+/// constraint nogood is written on the body's literals), so it does not mirror the body. With
+/// equivalence preprocessing (`ground::eq`) a body's variable may be an atom's, and several
+/// bodies may share one variable: `body_var` is not injective and not above the atoms.
 #[derive(Clone, Debug, Default)]
 pub struct Completion {
     pub db: NogoodDb,
@@ -27,7 +29,7 @@ pub struct Completion {
     /// Body index → the rules with that body (CSR over `0..bodies.len()`).
     pub body_rule_offsets: Vec<u32>,
     pub body_rules: Vec<u32>,
-    /// The first aggregate auxiliary variable; body variables are
+    /// The first aggregate auxiliary variable; the bodies' own variables are
     /// `num_atoms + 1 .. first_aux`, auxiliaries `first_aux .. db.num_vars`.
     pub first_aux: Var,
     /// Auxiliary `first_aux + k` was made for the sum body `aux_body[k]` (later sum bodies with
@@ -47,10 +49,9 @@ impl Completion {
         &self.body_rules
             [self.body_rule_offsets[body] as usize..self.body_rule_offsets[body + 1] as usize]
     }
-    /// The body that variable `v` stands for, if it is a body variable.
+    /// The first body whose variable is `v` (an atom's variable too, with equivalences).
     pub fn body_of_var(&self, v: Var) -> Option<usize> {
-        let first = self.first_aux.saturating_sub(self.body_var.len() as u32);
-        (v >= first && v < self.first_aux).then(|| (v - first) as usize)
+        self.body_var.iter().position(|&b| b == v)
     }
     /// `v` is an aggregate auxiliary (neither atom nor body).
     pub fn is_aux(&self, v: Var) -> bool {

@@ -68,10 +68,12 @@ enum Msg {
 /// Prepare `source` on a worker thread: with `complete` (or `objective` and a program with
 /// `#minimize`: the host engine searches it, and its completion is made here, where the time
 /// limit holds), the completion with `host`'s sums (`None`: the device engine's,
-/// `device_sums`), and with `build` the host engine there too.
+/// `device_sums`), and with `build` the host engine there too; `eq`: equivalence preprocessing
+/// (`--eq` > 0, `ground::eq`).
 pub fn prepare(
     source: Source,
     constants: Vec<(String, String)>,
+    eq: bool,
     host: Option<HostOptions>,
     device_sums: Sums,
     complete: bool,
@@ -92,7 +94,7 @@ pub fn prepare(
                 &constants,
                 host,
                 device_sums,
-                (complete, objective),
+                (complete, objective, eq),
                 build,
                 phase,
             );
@@ -128,7 +130,7 @@ fn work(
     constants: &[(String, String)],
     host: Option<HostOptions>,
     device_sums: Sums,
-    (complete, objective): (bool, bool),
+    (complete, objective, eq): (bool, bool, bool),
     build: bool,
     phase: impl Fn(&'static str, String),
 ) -> Result<Prepared, Failure> {
@@ -150,6 +152,9 @@ fn work(
     };
     let mut ground = crate::ground::analyse(&program)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
+    if !eq {
+        ground = ground.without_equivalences(); // `--eq=0`
+    }
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
     }
