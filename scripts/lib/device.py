@@ -91,6 +91,16 @@ def kit(args):
 
 
 SMOKE = [("queens", 4), ("hamiltonian", 4), ("coloring", 18)]
+# Optimisation examples and clingo 5.8's optimum (costs by priority, highest first).
+SMOKE_OPT = [("cover", "21 3")]
+
+
+def optimum(stdout):
+    """'OPTIMUM FOUND' and the summary's costs, or None."""
+    if "OPTIMUM FOUND" not in stdout.splitlines():
+        return None
+    return next((l.split(":", 1)[1].strip() for l in stdout.splitlines()
+                 if l.startswith("Optimization :")), None)
 
 
 def smoke(args):
@@ -122,6 +132,20 @@ def smoke(args):
                 fails += 1
                 print("SMOKE FAIL %s %s: %s models, want %d (exit %d)"
                       % (name, " ".join(extra), got, want, p.returncode))
+    # Optimisation: the GPU engine's branch and bound, alone and beside the host threads.
+    for name, want in SMOKE_OPT:
+        runs = [["--engine=gpu", "--learning=" + lr, "--gpu-searches=%d" % n]
+                for lr in ("res", "fwd") for n in (1, 7, 200)]
+        runs += [["--engine=auto"], ["--engine=auto", "-t", "3"], ["--engine=gpu",
+                                                                   "--opt-mode=optN"]]
+        for extra in runs:
+            p = subprocess.run([binary, "examples/%s.aspif" % name, "-n", "0", "-q"] + extra,
+                               capture_output=True, text=True)
+            got = optimum(p.stdout)
+            if got != want:
+                fails += 1
+                print("SMOKE FAIL %s %s: optimum %s, want %s (exit %d)"
+                      % (name, " ".join(extra), got, want, p.returncode))
     p = subprocess.run([binary, "examples/queens.aspif", "-n", "1", "--stats"],
                        capture_output=True, text=True)
     print("\n".join(l for l in p.stdout.splitlines()
@@ -131,7 +155,7 @@ def smoke(args):
         print("sanitizers skipped (SANITIZE=0)")
     elif san:
         for tool in ("memcheck", "racecheck"):
-            for name in ("queens", "hamiltonian"):
+            for name in ("queens", "hamiltonian", "cover"):
                 p = subprocess.run([san, "--tool", tool, "--error-exitcode", "9", binary,
                                     "examples/%s.aspif" % name, "-n", "0", "-q", "--engine=gpu",
                                     "--gpu-searches=8"], capture_output=True, text=True)
