@@ -92,6 +92,10 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_SUMREF 1879048192u
 #define YSM_SUMCONF YSM_SUMREF
 #define YSM_SCNT 6         // i64 words per native sum and search
+// Enumeration by backtracking (enumerate.cuh): the reason of a flipped decision, the complement
+// of a decision whose subtree is exhausted; never a nogood. Input nogood ids are below their
+// count, which is below YSM_SUMREF (many_layout.rs), so they stay below this one.
+#define YSM_FLIPPED 1879048191u
 
 // ---- per-search status (header word H_STATUS, mirrored in the status array) ----
 #define YSM_ST_INIT 0      // not started: the first slice initialises it
@@ -143,6 +147,9 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_SCONF_LEN 33 // length of the native sums' conflict nogood in `sconf` (sums.cuh)
 #define YSM_H_SBUF_LEN 34  // length of the sum reason last built in `sbuf`
 #define YSM_H_BJ_EPOCH 35  // backjumps so far (sums.cuh: scans before the last one are stale)
+#define YSM_H_BT_LEVEL 36  // enumeration: the highest level with a flipped decision (1: none);
+                           // no backjump goes below it (enumerate.cuh)
+#define YSM_H_CUBE_OUT 37  // 1: every model of the search's cube was taken (enumerate.cuh)
 #define YSM_H_WORDS 40
 
 // ---- per-search 64-bit counters ----

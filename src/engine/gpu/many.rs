@@ -5,12 +5,13 @@
 //! many searches hold a model, how many ended. Only models cross the bus.
 //!
 //! Invariant: a model is returned once (the host keeps every model returned and drops repeats:
-//! each search blocks only its own models); the program is exhausted when any search has
-//! exhausted its space, or every cube of the split (`split.rs`) is refuted, since every model
-//! they excluded was returned before. A search that found
-//! a model waits (status MODEL) until the host takes it — only when the caller asks for the
-//! next model, so with `-n 1` one model crosses the bus however many searches found one — then
-//! blocks it and runs on.
+//! each search enumerates on its own); the program is exhausted when any search has
+//! exhausted its space, or every cube of the split (`split.rs`) is refuted or enumerated, since
+//! every model they passed over was returned before. A search that found a model waits (status
+//! MODEL) until the host takes it — only when the caller asks for the next model, so with `-n 1`
+//! one model crosses the bus however many searches found one — then flips its last decision
+//! and runs on (enumeration by backtracking, `kernels/search/enumerate.cuh`: no nogood of a
+//! model is stored, so any number of models fits in a search's fixed learned store).
 
 use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};
