@@ -4,7 +4,9 @@
 //! without a GPU (`--engine=emu`, hidden; the differential tests use it).
 //!
 //! Invariant: every pointer in `prog` and `geo` points into arrays this struct owns and never
-//! reallocates; only `ysm_search_host` writes them, one search at a time.
+//! reallocates; only `ysm_search_host` writes them, one search at a time. `traffic` counts the
+//! bytes the device backend (`many_cuda.rs`) would move for the same calls, so `--stats` on
+//! the emulation shows the bus traffic of the same search.
 
 use super::many::{Memory, GLOBAL_READ};
 use super::many_layout::{g, SCRATCH};
@@ -30,6 +32,8 @@ pub struct EmuMemory {
     global: Vec<u32>,
     _share: Vec<u32>,
     n: usize,
+    to_dev: u64,
+    from_dev: u64,
 }
 
 fn p<T>(v: &[T]) -> u64 {
@@ -106,6 +110,8 @@ impl EmuMemory {
             global,
             _share: share,
             n,
+            to_dev: 0,
+            from_dev: 0,
         }
     }
 }
@@ -133,26 +139,31 @@ impl Memory for EmuMemory {
     fn global(&mut self) -> Result<[u32; GLOBAL_READ], EngineError> {
         let mut w = [0u32; GLOBAL_READ];
         w.copy_from_slice(&self.global[..GLOBAL_READ]);
+        self.from_dev += 4 * GLOBAL_READ as u64;
         Ok(w)
     }
 
     fn clear_global(&mut self) -> Result<(), EngineError> {
         // The words after STOP only grow (the sharing ring's head, the cube counters).
         self.global[..=g::STOP].fill(0);
+        self.to_dev += 4 * (g::STOP as u64 + 1);
         Ok(())
     }
 
     fn statuses(&mut self) -> Result<Vec<u32>, EngineError> {
+        self.from_dev += 4 * self.n as u64;
         Ok(self.status.clone())
     }
 
     fn header_word(&mut self, sid: usize, w: usize) -> Result<u32, EngineError> {
+        self.from_dev += 4;
         Ok(self.hdr[sid * H_WORDS + w])
     }
 
     fn set_status(&mut self, sid: usize, st: u32) -> Result<(), EngineError> {
         self.hdr[sid * H_WORDS] = st;
         self.status[sid] = st;
+        self.to_dev += 8;
         Ok(())
     }
 
@@ -162,15 +173,17 @@ impl Memory for EmuMemory {
         let words = unsafe {
             std::slice::from_raw_parts((self.base.as_ptr() as *const u32).add(at as usize), n)
         };
+        self.from_dev += 4 * n as u64;
         Ok(words.to_vec())
     }
 
     fn counters(&mut self) -> Result<Vec<u64>, EngineError> {
+        self.from_dev += 8 * self.ctr.len() as u64;
         Ok(self.ctr.clone())
     }
 
     fn traffic(&self) -> (u64, u64) {
-        (0, 0)
+        (self.to_dev, self.from_dev)
     }
 
     fn memory_bytes(&self) -> u64 {

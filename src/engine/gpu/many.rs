@@ -35,6 +35,9 @@ const FIRST_SLICE: Duration = Duration::from_millis(2);
 const MAX_SLICE: Duration = Duration::from_millis(100);
 /// Searches under the emulation unless `--gpu-searches` says otherwise.
 const EMULATED_SEARCHES: usize = 4;
+/// The searches' counters (8 bytes each, `C_WORDS` per search) cross the bus at most this
+/// often while models come or progress is shown, and when a call ends without a model.
+const COUNTERS_EVERY: Duration = Duration::from_millis(250);
 /// Words of the learned arena per search before the program's size raises it.
 pub const ARENA_WORDS: u32 = 1 << 19;
 
@@ -72,6 +75,8 @@ pub struct ManyEngine {
     cubes: u32,
     stats: Stats,
     slice: Duration,
+    /// When the counters were last read (`None`: never).
+    counters_read: Option<Instant>,
 }
 
 impl ManyEngine {
@@ -135,6 +140,7 @@ impl ManyEngine {
             cubes,
             stats,
             slice: FIRST_SLICE,
+            counters_read: None,
         })
     }
 
@@ -202,14 +208,20 @@ impl ManyEngine {
                 // Every cube is refuted: the models left were taken by collect.
                 self.exhausted = true;
             }
-            if limits.progress.is_some() {
+            if limits.progress.is_some() && self.counters_due() {
                 self.update_stats()?;
                 limits.report(&self.stats);
             }
         }
     }
 
+    fn counters_due(&self) -> bool {
+        self.counters_read
+            .is_none_or(|t| t.elapsed() >= COUNTERS_EVERY)
+    }
+
     fn update_stats(&mut self) -> Result<(), EngineError> {
+        self.counters_read = Some(Instant::now());
         let ctr = self.mem.counters()?;
         let sum = |k: usize| ctr.chunks(C_WORDS).map(|w| w[k]).sum::<u64>();
         let s = &mut self.stats;
@@ -237,7 +249,11 @@ impl Engine for ManyEngine {
         let t0 = Instant::now();
         let r = self.search(limits);
         self.stats.search_time += t0.elapsed();
-        self.update_stats()?;
+        // While models come, the counters are a snapshot at most COUNTERS_EVERY old (read at
+        // the first model); an end of the search reads them.
+        if !matches!(r, Ok(Step::Model(_))) || self.counters_due() {
+            self.update_stats()?;
+        }
         r
     }
 
