@@ -199,6 +199,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_G_CUBE_NEXT 4  // the next cube to hand out
 #define YSM_G_CUBE_DONE 5  // cubes refuted
 #define YSM_G_CUBE_BITS 6  // k: the cubes are the 2^k sign patterns of k variables (0: none)
+#define YSM_G_DECIDED 7    // decisions of every search so far, mod 2^32 (added at slice ends)
 #define YSM_G_CUBE_VAR 8   // the k variables (cube c makes variable j true iff bit j of c)
 #define YSM_CUBE_MAX_BITS 16
 #define YSM_G_CUBE_MAP 24  // 2^k bits: cube c refuted (bit c % 32 of word c / 32)

@@ -247,7 +247,9 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
 extern "C" void ysm_search_host(const Prog* P, const Geo* g, u32 sid, u64 budget_ns) {
     u32* H = g->hdr + (u64)sid * YSM_H_WORDS;
     Srch s = srch_of(*g, sid, H);
+    u64 d0 = s.C[YSM_C_DECISIONS];
     search_run(*P, *g, s, ys_now_ns() + budget_ns);
+    g->global[YSM_G_DECIDED] += (u32)(s.C[YSM_C_DECISIONS] - d0);
     g->status[sid] = H[YSM_H_STATUS];
     if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) g->global[YSM_G_ENDED] += 1;
 }
@@ -267,10 +269,13 @@ extern "C" __global__ void search_k(Prog P, Geo g, u64 slice_ns) {
     ys_sync();
     u64 deadline = ys_now_ns() + slice_ns;
     Srch s = srch_of(g, sid, H);
+    u64 d0 = s.C[YSM_C_DECISIONS];
     search_run(P, g, s, deadline);
     ys_sync();
     for (u32 k = lane; k < YSM_H_WORDS; k += 32) gh[k] = H[k];
     if (lane == 0) {
+        // One atomic a search and slice: the host sizes its exchange by the decisions made.
+        atomicAdd(&g.global[YSM_G_DECIDED], (u32)(s.C[YSM_C_DECISIONS] - d0));
         g.status[sid] = H[YSM_H_STATUS];
         if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) atomicAdd(&g.global[YSM_G_ENDED], 1u);
     }

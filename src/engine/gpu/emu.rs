@@ -14,6 +14,7 @@ use super::many_layout::{
     status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
 };
+use super::many_share::ring_ranges;
 use crate::engine::EngineError;
 
 extern "C" {
@@ -30,7 +31,7 @@ pub struct EmuMemory {
     _cfg: Vec<u32>,
     status: Vec<u32>,
     global: Vec<u32>,
-    _share: Vec<u32>,
+    share: Vec<u32>,
     n: usize,
     to_dev: u64,
     from_dev: u64,
@@ -108,7 +109,7 @@ impl EmuMemory {
             _cfg: cfg,
             status,
             global,
-            _share: share,
+            share,
             n,
             to_dev: 0,
             from_dev: 0,
@@ -180,6 +181,27 @@ impl Memory for EmuMemory {
     fn counters(&mut self) -> Result<Vec<u64>, EngineError> {
         self.from_dev += 8 * self.ctr.len() as u64;
         Ok(self.ctr.clone())
+    }
+
+    fn share_read(&mut self, first: u32, n: u32) -> Result<Vec<u32>, EngineError> {
+        let mut v = Vec::new();
+        for r in ring_ranges(first, n) {
+            v.extend_from_slice(&self.share[r]);
+        }
+        self.from_dev += 4 * v.len() as u64;
+        Ok(v)
+    }
+
+    fn share_write(&mut self, first: u32, words: &[u32], head: u32) -> Result<(), EngineError> {
+        let mut at = 0;
+        for r in ring_ranges(first, (words.len() / SHARE_WORDS) as u32) {
+            let len = r.len();
+            self.share[r].copy_from_slice(&words[at..at + len]);
+            at += len;
+        }
+        self.global[g::SHARE_HEAD] = head;
+        self.to_dev += 4 * (words.len() as u64 + 1);
+        Ok(())
     }
 
     fn traffic(&self) -> (u64, u64) {

@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 
 use super::emu::EmuMemory;
 use super::many_layout::{c, g, h, status, Geometry, ProgArrays, C_WORDS};
+use super::many_share::HostShare;
 use super::{portfolio, split};
+use crate::engine::portfolio::exchange::DeviceLink;
 use crate::engine::{DeviceOptions, Engine, EngineError, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
@@ -59,6 +61,11 @@ pub trait Memory {
     fn model_bits(&mut self, sid: usize, n: usize) -> Result<Vec<u32>, EngineError>;
     /// Every search's counters, `C_WORDS` each.
     fn counters(&mut self) -> Result<Vec<u64>, EngineError>;
+    /// The sharing ring's slots `first ..` (`n` of them, taken modulo `SHARE_SLOTS`),
+    /// `SHARE_WORDS` words each.
+    fn share_read(&mut self, first: u32, n: u32) -> Result<Vec<u32>, EngineError>;
+    /// Write whole slots from slot `first` on (modulo `SHARE_SLOTS`), then the ring's head.
+    fn share_write(&mut self, first: u32, words: &[u32], head: u32) -> Result<(), EngineError>;
     /// Bytes (to, from) the device since the search started.
     fn traffic(&self) -> (u64, u64);
     fn memory_bytes(&self) -> u64;
@@ -77,6 +84,9 @@ pub struct ManyEngine {
     slice: Duration,
     /// When the counters were last read (`None`: never).
     counters_read: Option<Instant>,
+    /// Sharing with a portfolio's host threads (`--engine=auto`).
+    host: Option<HostShare>,
+    num_vars: u32,
 }
 
 impl ManyEngine {
@@ -141,6 +151,8 @@ impl ManyEngine {
             stats,
             slice: FIRST_SLICE,
             counters_read: None,
+            host: None,
+            num_vars: c.db.num_vars,
         })
     }
 
@@ -200,6 +212,9 @@ impl ManyEngine {
             self.stats.kernel_launches += 1;
             self.slice = (self.slice * 2).min(MAX_SLICE);
             let w = self.mem.global()?;
+            if let Some(host) = &mut self.host {
+                host.after_slice(&mut *self.mem, w[g::SHARE_HEAD], w[g::DECIDED])?;
+            }
             let refuted = self.cubes > 0 && w[g::CUBE_DONE] >= self.cubes;
             if w[g::MODELS] > 0 || w[g::ENDED] > 0 || refuted {
                 self.collect()?;
@@ -259,5 +274,10 @@ impl Engine for ManyEngine {
 
     fn stats(&self) -> &Stats {
         &self.stats
+    }
+
+    fn share_with_host(&mut self, link: DeviceLink) -> bool {
+        self.host = Some(HostShare::new(link, self.num_vars));
+        true
     }
 }

@@ -31,6 +31,7 @@ pub mod many;
 pub mod many_cuda;
 pub mod many_layout;
 pub mod many_params;
+pub mod many_share;
 pub mod many_sums;
 pub mod portfolio;
 pub mod profile;
