@@ -114,7 +114,6 @@ impl Race {
                 HostCompletion::Ready(c) => c,
                 HostCompletion::Make(make) => make(&ground),
             };
-            let _ = space.set(variable_space(&completion));
             let common = Arc::new(Common {
                 program: (ground, completion),
                 stop: stop2,
@@ -133,6 +132,8 @@ impl Race {
                     eprintln!("*** Warn : (yasmin-rs): {e}; the race goes on with fewer threads");
                 }
             }
+            // For the GPU member's link, once the other threads search.
+            let _ = space.set(variable_space(&common.program.1));
             // Thread 0 shares even alone: with the GPU member.
             member(0, common, first, Some(ex.port(0)), tx);
         })?;
