@@ -170,29 +170,30 @@ impl Port {
 }
 
 /// A fingerprint of the variables `c`'s nogoods are over: its nogoods, body variables,
-/// auxiliaries and native sums, hashed (FNV-1a over 32-bit words). Two completions of one
-/// program with the same fingerprint number their variables the same way.
+/// auxiliaries and native sums, hashed (FxHash's step over 64-bit words). Two completions of
+/// one program with the same fingerprint number their variables the same way.
 pub fn variable_space(c: &Completion) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut word = |x: u32| h = (h ^ u64::from(x)).wrapping_mul(0x0000_0100_0000_01b3);
+    let mut h = 0u64;
+    let mut word = |x: u64| h = (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
     let db = &c.db;
-    word(db.num_vars);
-    word(c.first_aux);
+    word(u64::from(db.num_vars) | u64::from(c.first_aux) << 32);
     for part in [&db.offsets, &db.lits, &c.body_var, &c.aux_body] {
-        word(part.len() as u32);
-        part.iter().for_each(|&x| word(x));
+        word(part.len() as u64);
+        let pairs = part.chunks_exact(2);
+        if let [last] = pairs.remainder() {
+            word(u64::from(*last));
+        }
+        pairs.for_each(|p| word(u64::from(p[0]) | u64::from(p[1]) << 32));
     }
-    word(c.native_sums.len() as u32);
+    word(c.native_sums.len() as u64);
     for s in &c.native_sums {
         for &(l, w) in &s.lits {
-            word(l.0);
-            word(w as u32);
-            word((w >> 32) as u32);
+            word(u64::from(l.0));
+            word(w as u64);
         }
         for &(k, b) in &s.bounds {
-            word(k as u32);
-            word((k >> 32) as u32);
-            word(b);
+            word(k as u64);
+            word(u64::from(b));
         }
     }
     h
