@@ -68,7 +68,15 @@ impl HostShare {
         head: u32,
         decided: u32,
     ) -> Result<(), EngineError> {
-        let new = decided.wrapping_sub(self.decided);
+        // A count that went back, or a head more than the ring behind: the searches' memory
+        // was reset (a looser bound, `Memory::reset`); start over from here.
+        let mut new = decided.wrapping_sub(self.decided);
+        if new > u32::MAX / 2 {
+            new = 0;
+        }
+        if head.wrapping_sub(self.seen) > SHARE_SLOTS {
+            self.seen = head;
+        }
         self.decided = decided;
         if !self.link.open() {
             self.seen = head;
@@ -268,6 +276,25 @@ mod tests {
         ring.write(1, &[3, 4]);
         slice(&mut dev, &mut ring, 3 * DECISIONS_PER_NOGOOD);
         assert!(drain(&mut host).is_empty());
+    }
+
+    #[test]
+    fn a_reset_of_the_searches_starts_the_exchange_over() {
+        let (mut host, mut dev, _, _) = setup(Some(7));
+        let mut ring = Ring::new();
+        for v in 1..=3 {
+            ring.write(0, &[2 * v, 2 * v + 3]);
+        }
+        slice(&mut dev, &mut ring, 100 * DECISIONS_PER_NOGOOD);
+        assert_eq!(drain(&mut host).len(), 3);
+        // The ring and the decisions start from 0 again: no burst, nothing stale.
+        let mut ring = Ring::new();
+        ring.write(0, &[4, 9]);
+        slice(&mut dev, &mut ring, 5);
+        assert!(drain(&mut host).is_empty());
+        ring.write(0, &[6, 11]);
+        slice(&mut dev, &mut ring, 5 + DECISIONS_PER_NOGOOD);
+        assert_eq!(drain(&mut host), vec![vec![6, 11]]);
     }
 
     #[test]
