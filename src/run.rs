@@ -88,7 +88,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let mut plan = plan::plan(config)?;
     // `auto` without a usable GPU: the host engine from the start, so that the preparation
     // builds what it needs (native sums, the engine on the worker thread), not the device's.
-    if plan.kind == EngineKind::Auto {
+    if plan.kind == EngineKind::Auto && !gpu_emulated() {
         if let Err(why) = crate::engine::gpu::available() {
             eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
             plan.kind = EngineKind::Cpu;
@@ -466,13 +466,18 @@ fn make_engine(
             let mut race =
                 Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
             let (device, variant) = (plan.device, plan.gpu_engine);
+            let backend = if gpu_emulated() {
+                Backend::Emulated
+            } else {
+                Backend::Device
+            };
             let build: GpuBuild = Box::new(move |ground, completion| {
                 let opts = device.expect("a plan for auto has the GPU engine's options");
                 let engine = match variant {
                     GpuEngine::Single => gpu::GpuEngine::new(ground, completion, opts)
                         .map(|e| Box::new(e) as Box<dyn Engine>),
                     GpuEngine::Many => {
-                        gpu::many::ManyEngine::new(ground, completion, opts, Backend::Device)
+                        gpu::many::ManyEngine::new(ground, completion, opts, backend)
                             .map(|e| Box::new(e) as Box<dyn Engine>)
                     }
                 };
@@ -484,6 +489,12 @@ fn make_engine(
             Ok(Box::new(race))
         }
     }
+}
+
+/// `YASMIN_GPU_EMULATED=1` (tests): `--engine=auto`'s GPU member is the search kernel compiled
+/// for the host (`--engine=emu`), so that the race with a device member runs without a GPU.
+fn gpu_emulated() -> bool {
+    std::env::var("YASMIN_GPU_EMULATED").is_ok_and(|v| v == "1")
 }
 
 /// The run stopped (time limit, Ctrl-C) before the search began: `UNKNOWN`, exit 1, and the

@@ -11,7 +11,10 @@
 //!
 //! Knobs (environment): `YASMIN_DIFF_COUNT` programs per kind (default 300, the CI count),
 //! `YASMIN_DIFF_SEED` base seed (default 1), `YASMIN_DIFF_ENGINE` (default `cpu`),
-//! `YASMIN_DIFF_TIMEOUT` seconds per solver run (default 30), `YASMIN_DIFF_BIN` another binary. gringo and clingo (5.4+) must be on
+//! `YASMIN_DIFF_TIMEOUT` seconds per solver run (default 30), `YASMIN_DIFF_BIN` another binary;
+//! `YASMIN_DIFF_EMU_COUNT`, `YASMIN_DIFF_EMU_SUMS_COUNT` and `YASMIN_DIFF_AUTO_COUNT` the
+//! programs per kind of the device kernel's tests (`auto-emu`: `--engine=auto` with the kernel
+//! on the host as its GPU member). gringo and clingo (5.4+) must be on
 //! the PATH: without them the test fails rather than passing vacuously.
 //!
 //! Optimisation (`differential_optimize`, kind `optimize`): the optimal answer sets
@@ -219,10 +222,13 @@ fn check_program(
     // `emu-native`: the device kernel with every sum native (its counter propagator,
     // `kernels/search/sums.cuh`); plain `emu` forces that on two programs in three.
     let all_native = engine == "emu-native" || (engine == "emu" && (vars_with / 3) % 3 != 0);
-    let engine = if engine == "emu-native" {
-        "emu"
-    } else {
-        engine
+    // `auto-emu`: the whole-machine race, host threads beside the device kernel on the host
+    // (YASMIN_GPU_EMULATED), sharing nogoods both ways.
+    let emulated_gpu = engine == "auto-emu";
+    let engine = match engine {
+        "emu-native" => "emu",
+        "auto-emu" => "auto",
+        e => e,
     };
     let searches = (1 + vars_with % 8).to_string();
     // The host engine: one thread, or a portfolio of 4 or 2 threads sharing nogoods.
@@ -264,6 +270,9 @@ fn check_program(
         if engine == "cpu" {
             args.extend(["-t", threads]);
         }
+        if emulated_gpu {
+            args.extend(["-t", ["1", "2"][vars_with % 2], "--gpu-searches", &searches]);
+        }
         if engine == "emu" {
             // The device engine's kernel on the host: 1 to 8 searches, so every row of the
             // portfolio, the sharing of models between searches and the split are exercised.
@@ -275,13 +284,14 @@ fn check_program(
                 args.push("--sums=all-native");
             }
         }
-        let (out, err, code) = run_limited(
-            Command::new(solver_bin())
-                .arg(aspif)
-                .args(&args)
-                .args(["--time-limit", &limit.to_string()]),
-            Duration::from_secs(limit + 10),
-        );
+        let mut cmd = Command::new(solver_bin());
+        cmd.arg(aspif)
+            .args(&args)
+            .args(["--time-limit", &limit.to_string()]);
+        if emulated_gpu {
+            cmd.env("YASMIN_GPU_EMULATED", "1");
+        }
+        let (out, err, code) = run_limited(&mut cmd, Duration::from_secs(limit + 10));
         let got = parse_text(&out, code);
         minimality |= out.contains(MINIMALITY);
         if got.sets != expected.sets || code != Some(want_exit) {
@@ -611,6 +621,16 @@ fn differential_device_kernel_on_the_host() {
         Kind::Disjunctive,
     ] {
         run_kind_on(kind, "emu", count);
+    }
+}
+
+/// `--engine=auto` with the device kernel on the host as its GPU member (1 or 2 host threads
+/// beside 1 to 8 searches, sharing nogoods both ways), on every kind.
+#[test]
+fn differential_auto_with_an_emulated_gpu() {
+    let count = env_u64("YASMIN_DIFF_AUTO_COUNT", 60);
+    for kind in Kind::ALL {
+        run_kind_on(kind, "auto-emu", count);
     }
 }
 

@@ -92,6 +92,10 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_SUMREF 1879048192u
 #define YSM_SUMCONF YSM_SUMREF
 #define YSM_SCNT 6         // i64 words per native sum and search
+// Enumeration by backtracking (enumerate.cuh): the reason of a flipped decision, the complement
+// of a decision whose subtree is exhausted; never a nogood. Input nogood ids are below their
+// count, which is below YSM_SUMREF (many_layout.rs), so they stay below this one.
+#define YSM_FLIPPED 1879048191u
 
 // ---- per-search status (header word H_STATUS, mirrored in the status array) ----
 #define YSM_ST_INIT 0      // not started: the first slice initialises it
@@ -143,6 +147,9 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_SCONF_LEN 33 // length of the native sums' conflict nogood in `sconf` (sums.cuh)
 #define YSM_H_SBUF_LEN 34  // length of the sum reason last built in `sbuf`
 #define YSM_H_BJ_EPOCH 35  // backjumps so far (sums.cuh: scans before the last one are stale)
+#define YSM_H_BT_LEVEL 37  // enumeration: the highest level with a flipped decision (1: none);
+                           // no backjump goes below it (enumerate.cuh)
+#define YSM_H_CUBE_OUT 38  // 1: every model of the search's cube was taken (enumerate.cuh)
 #define YSM_H_OBJ_SEEN 36  // the objective bound's epoch this search has read (objective.cuh)
 #define YSM_H_WORDS 40
 
@@ -193,6 +200,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_G_CUBE_NEXT 4  // the next cube to hand out
 #define YSM_G_CUBE_DONE 5  // cubes refuted
 #define YSM_G_CUBE_BITS 6  // k: the cubes are the 2^k sign patterns of k variables (0: none)
+#define YSM_G_DECIDED 7    // decisions of every search so far, mod 2^32 (added at slice ends)
 #define YSM_G_CUBE_VAR 8   // the k variables (cube c makes variable j true iff bit j of c)
 #define YSM_CUBE_MAX_BITS 16
 #define YSM_G_CUBE_MAP 24  // 2^k bits: cube c refuted (bit c % 32 of word c / 32)

@@ -5,11 +5,13 @@
 // a search takes a cube not yet refuted, so the hard ones left at the end are worked on by
 // several searches (of different portfolio rows) at once; whichever refutes it first sets the
 // bit, and the others leave it at their next decision. All 2^k refuted: no (further) model.
+// A cube whose models were all taken counts as refuted too (H_CUBE_OUT, enumerate.cuh).
 //
 // Invariant: a search with a cube makes a free decision only when every assumption holds, so
-// all free levels lie above all assumption levels; when an assumption is false, every decision
-// on the trail is an assumption, and the cube (with the program, its learned nogoods and the
-// blocking nogoods of models the host has taken) has no model left.
+// all free levels (and flipped decisions) lie above all assumption levels; when an assumption
+// is false, every decision on the trail is an assumption, and the cube (with the program and
+// its learned nogoods, consequences of the program) has no model; when H_CUBE_OUT is set,
+// every model of the cube was taken by the host.
 
 #include "unfounded.cuh"
 
@@ -21,8 +23,9 @@ YS_D u32 cube_assumption(const Geo& g, const Srch& s) {
     u32 res = YSM_NONE;
     if (YS_LANE == 0) {
         u32 cube = s.H[YSM_H_CUBE], k = g.global[YSM_G_CUBE_BITS];
-        // Refuted by another search meanwhile: leave it.
+        // Refuted by another search meanwhile, or its models all taken (enumerate.cuh).
         if ((ys_vol(g.global[YSM_G_CUBE_MAP + cube / 32]) >> (cube % 32)) & 1u) res = YSM_REFUTED;
+        if (s.H[YSM_H_CUBE_OUT]) res = YSM_REFUTED;
         for (u32 j = 0; j < k && res != YSM_REFUTED; ++j) {
             u32 v = g.global[YSM_G_CUBE_VAR + j];
             u32 q = ((cube >> j) & 1u) ? ltrue(v) : lfalse(v);
@@ -80,6 +83,8 @@ YS_D void cube_refuted(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
             ys_add(&g.global[YSM_G_CUBE_DONE], 1u);
         }
         cube_take(g, s);
+        s.H[YSM_H_CUBE_OUT] = 0;
+        s.H[YSM_H_BT_LEVEL] = 1;  // the flips were within the cube
     }
     ys_sync();
     restart(P, g, s, nv2);

@@ -50,8 +50,9 @@ YS_D u32 pick_lit(const Prog& P, const Srch& s, u32 v) {
     }
 }
 
-// Open a new level with decision literal q (all lanes call; lane 0 writes).
-YS_D void decide(const Srch& s, u32 q) {
+// Open a new level with root literal q: a decision (`why` = YSM_NONE) or a flipped decision
+// (YSM_FLIPPED, enumerate.cuh). All lanes call; lane 0 writes.
+YS_D void decide_root(const Srch& s, u32 q, u32 why) {
     if (YS_LANE == 0) {
         u32* H = s.H;
         u32 level = ++H[YSM_H_LEVEL];
@@ -59,7 +60,7 @@ YS_D void decide(const Srch& s, u32 q) {
         s.lim[level] = t;
         u32 v = lvar(q);
         s.asg[v] = val_for(q, level);
-        s.reason[v] = YSM_NONE;
+        s.reason[v] = why;
         if (s.cfg[YSM_CFG_LEARNING] == 1) {
             s.deps[2 * (u64)v] = level < 64 ? (1ull << level) : 0ull;
             s.deps[2 * (u64)v + 1] = (level >= 64 && level < YSM_DEPS_LEVELS) ? (1ull << (level - 64)) : 0ull;
@@ -71,6 +72,8 @@ YS_D void decide(const Srch& s, u32 q) {
     }
     ys_sync();
 }
+
+YS_D void decide(const Srch& s, u32 q) { decide_root(s, q, YSM_NONE); }
 
 // Undo every level above `target` (all lanes). Saves phases, re-points the VMTF search.
 YS_D void backjump(const Prog& P, const Srch& s, u32 target) {

@@ -104,8 +104,9 @@ YS_D void analyse_res(const Prog& P, const Srch& s, u32 ref) {
         u32 q = act ? s.scratch[k] : 0;
         if (act) {
             u32 v = lvar(q), r = s.reason[v];
-            // (A sum's reason is built only for resolution: such literals stay.)
-            if (r != YSM_NONE && !is_sumref(r)) {
+            // (A sum's reason is built only for resolution: such literals stay; so do
+            // decisions, flipped ones included.)
+            if (r != YSM_NONE && r != YSM_FLIPPED && !is_sumref(r)) {
                 u32 rn;
                 const u32* rl = ng_lits(P, s, r, &rn);
                 keep = false;
@@ -252,9 +253,10 @@ YS_D void assert_loop(const Prog& P, const Geo& g, const Srch& s) {
     if (YS_LANE == 0) H[YSM_H_LEN] = n;
     ys_sync();
     if (n == 1) {
-        // No support at all: false for good.
-        backjump(P, s, 1);
-        if (YS_LANE == 0) imply(s, lneg(s.scratch[0]), YSM_NONE, s.scratch, 1, 1);
+        // No support at all: false for good (at the lowest level a backjump may reach).
+        u32 low = H[YSM_H_BT_LEVEL];
+        backjump(P, s, low);
+        if (YS_LANE == 0) imply(s, lneg(s.scratch[0]), YSM_NONE, s.scratch, 1, low);
         ys_sync();
         return;
     }
@@ -269,14 +271,19 @@ YS_D void assert_loop(const Prog& P, const Geo& g, const Srch& s) {
 }
 
 // Learn from violated nogood `ref` and backjump (all lanes). `permanent`: the learned nogood
-// blocks a model and is never deleted. Sets H_STATUS = UNSAT when the conflict needs no
-// decision.
+// is never deleted. Sets H_STATUS = UNSAT when the conflict needs no decision; a conflict at or
+// below the enumeration's backtrack level flips a decision instead (enumerate.cuh).
 YS_D void resolve(const Prog& P, const Geo& g, const Srch& s, u32 ref, bool permanent) {
     u32* H = s.H;
     u32 m = max_level(P, s, ref);
     if (m <= 1) {
         if (YS_LANE == 0) H[YSM_H_STATUS] = YSM_ST_UNSAT;
         ys_sync();
+        return;
+    }
+    u32 low = H[YSM_H_BT_LEVEL];
+    if (m <= low) {
+        bt_flip(P, g, s, m);
         return;
     }
     if (m < H[YSM_H_LEVEL]) backjump(P, s, m);
@@ -286,6 +293,7 @@ YS_D void resolve(const Prog& P, const Geo& g, const Srch& s, u32 ref, bool perm
     if (H[YSM_H_ERR] != 0) return;
     u32 bt, lbd;
     learned_levels(s, &bt, &lbd);
+    if (bt < low) bt = low;
     backjump(P, s, bt);
     u32 len = H[YSM_H_LEN];
     if (YS_LANE == 0) {

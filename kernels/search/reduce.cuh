@@ -1,11 +1,13 @@
-// reduce.cuh — restarts (Luby) and learned-nogood deletion of one search, run at level 1.
+// reduce.cuh — restarts (Luby) and learned-nogood deletion of one search, run at the lowest
+// level a backjump may reach (H_BT_LEVEL: 1 until the search enumerates, enumerate.cuh).
 //
-// Deletion keeps permanent nogoods (LBD 0: blocking nogoods of models) and deletes about half of
+// Deletion keeps permanent nogoods (LBD 0; enumeration stores none) and deletes about half of
 // the others with LBD > 2, the highest LBDs first; glue ones (LBD <= 2) go too, highest LBD first,
 // when more than half the store's capacity would stay. It then drops the deleted
-// nogoods' watch entries, renames the survivors' references and compacts the arena. At level 1
-// no learned nogood is the reason of a literal analysis may visit (level-1 literals are never
-// resolved on), so the reasons of level-1 literals are cleared rather than renamed.
+// nogoods' watch entries, renames the survivors' references and compacts the arena. Analysis
+// resolves only literals of a conflict level above H_BT_LEVEL, so no literal on the trail now
+// is ever resolved on: a reason that was deleted is cleared (minimisation then keeps the
+// literal), the others are renamed.
 
 #include "learn.cuh"
 
@@ -72,6 +74,15 @@ YS_D void reduce_learned(const Geo& g, const Srch& s, u32 nv2) {
         }
         if (w != n) watch_truncate(s, l, w);
     }
+    // Reasons on the trail: renamed, or cleared when deleted (before the arena moves).
+    u32 t = H[YSM_H_TRAIL];
+    for (u32 k = lane; k < t; k += YS_WARP) {
+        u32 v = lvar(s.trail[k]), r = s.reason[v];
+        if (r >= YSM_LEARNED && r != YSM_NONE && r != YSM_INJECT) {
+            u32 f = s.arena[(r - YSM_LEARNED) + 2];
+            s.reason[v] = f == YSM_NONE ? YSM_NONE : (YSM_LEARNED | f);
+        }
+    }
     ys_sync();
     // 4. Move the survivors down (chunks: read, then write; destinations never pass sources).
     for (u32 o = 0; o < top;) {
@@ -88,10 +99,6 @@ YS_D void reduce_learned(const Geo& g, const Srch& s, u32 nv2) {
         }
         o += sz;
     }
-    // 5. Reasons of level-1 literals no longer name learned nogoods.
-    u32 t = H[YSM_H_TRAIL];
-    for (u32 k = lane; k < t; k += YS_WARP) s.reason[lvar(s.trail[k])] = YSM_NONE;
-    ys_sync();
     if (lane == 0) {
         H[YSM_H_LTOP] = H[YSM_H_TMP];
         H[YSM_H_REDUCE_AT] = H[YSM_H_LCOUNT] + H[YSM_H_REDUCE_INC];
@@ -101,9 +108,10 @@ YS_D void reduce_learned(const Geo& g, const Srch& s, u32 nv2) {
     ys_sync();
 }
 
-// Restart: back to level 1; reduce when due or forced; schedule the next restart.
+// Restart: back to level H_BT_LEVEL (1 unless enumerating); reduce when due or forced;
+// schedule the next restart.
 YS_D void restart(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
-    backjump(P, s, 1);
+    backjump(P, s, s.H[YSM_H_BT_LEVEL]);
     u32* H = s.H;
     if (H[YSM_H_FORCE] || H[YSM_H_LCOUNT] >= H[YSM_H_REDUCE_AT]) reduce_learned(g, s, nv2);
     if (YS_LANE == 0) {

@@ -97,6 +97,8 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         H[YSM_H_UFS_GAP] = 1;
         H[YSM_H_CUBE] = YSM_NONE;
         H[YSM_H_BJ_EPOCH] = 0;
+        H[YSM_H_BT_LEVEL] = 1;
+        H[YSM_H_CUBE_OUT] = 0;
         H[YSM_H_OBJ_SEEN] = YSM_NONE;  // read the objective's bound before the first step
         if (s.cfg[YSM_CFG_CUBE]) cube_take(g, s);
         s.lim[1] = 0;
@@ -124,20 +126,6 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
     ys_sync();
 }
 
-// The model was taken: learn the nogood of its decisions (permanent), or end if it has none.
-YS_D void block_model(const Prog& P, const Geo& g, const Srch& s) {
-    u32* H = s.H;
-    u32 level = H[YSM_H_LEVEL];
-    if (YS_LANE == 0) {
-        H[YSM_H_STATUS] = YSM_ST_RUN;
-        for (u32 l = 2; l <= level; ++l) s.inject[l - 2] = s.trail[s.lim[l]];
-        H[YSM_H_INJ_LEN] = level - 1;
-        if (level <= 1) H[YSM_H_STATUS] = YSM_ST_UNSAT;
-    }
-    ys_sync();
-    if (level > 1) resolve(P, g, s, YSM_INJECT, true);
-}
-
 // Run one search until the deadline, a model, its end, or the global stop flag.
 YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     const u32 lane = YS_LANE;
@@ -149,7 +137,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     if (st == YSM_ST_INIT) search_init(P, g, s);
     st = H[YSM_H_STATUS];
     ys_sync();
-    if (st == YSM_ST_BLOCK) block_model(P, g, s);
+    if (st == YSM_ST_BLOCK) bt_next_model(P, g, s);
     if (ys_vol(H[YSM_H_STATUS]) == YSM_ST_RUN) obj_refresh(P, g, s);
     while (ys_vol(H[YSM_H_STATUS]) == YSM_ST_RUN) {
         if (H[YSM_H_ERR] != 0) {
@@ -179,9 +167,10 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
                 ys_sync();
                 break;
             }
-            if (H[YSM_H_FORCE]) {
+            if (H[YSM_H_FORCE] && max_level(P, s, confl) > H[YSM_H_BT_LEVEL]) {
                 // The learned store is nearly full: restart and delete first (this conflict
-                // teaches nothing; it will be met again if it matters).
+                // teaches nothing; the restart undoes it, so it will be met again if it
+                // matters; one at or below the backtrack level flips a decision first).
                 restart(P, g, s, nv2);
                 share_import(g, s);
                 continue;
@@ -264,7 +253,9 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
 extern "C" void ysm_search_host(const Prog* P, const Geo* g, u32 sid, u64 budget_ns) {
     u32* H = g->hdr + (u64)sid * YSM_H_WORDS;
     Srch s = srch_of(*g, sid, H);
+    u64 d0 = s.C[YSM_C_DECISIONS];
     search_run(*P, *g, s, ys_now_ns() + budget_ns);
+    g->global[YSM_G_DECIDED] += (u32)(s.C[YSM_C_DECISIONS] - d0);
     g->status[sid] = H[YSM_H_STATUS];
     if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) g->global[YSM_G_ENDED] += 1;
 }
@@ -284,10 +275,13 @@ extern "C" __global__ void search_k(Prog P, Geo g, u64 slice_ns) {
     ys_sync();
     u64 deadline = ys_now_ns() + slice_ns;
     Srch s = srch_of(g, sid, H);
+    u64 d0 = s.C[YSM_C_DECISIONS];
     search_run(P, g, s, deadline);
     ys_sync();
     for (u32 k = lane; k < YSM_H_WORDS; k += 32) gh[k] = H[k];
     if (lane == 0) {
+        // One atomic a search and slice: the host sizes its exchange by the decisions made.
+        atomicAdd(&g.global[YSM_G_DECIDED], (u32)(s.C[YSM_C_DECISIONS] - d0));
         g.status[sid] = H[YSM_H_STATUS];
         if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) atomicAdd(&g.global[YSM_G_ENDED], 1u);
     }

@@ -1,15 +1,15 @@
 // share.cuh — sharing short learned nogoods between the searches of one GPU: a ring of slots in
 // global memory that every search writes its learned nogoods of at most YSM_SHARE_MAX literals
-// to, and reads the others' from at each restart (at level 1).
+// to, and reads the others' from at each restart (at level 1, or at the enumeration's
+// backtrack level: enumerate.cuh).
 //
 // Invariant: a slot is published by writing its sequence number last (after a fence); a reader
 // takes a slot only if it reads the expected sequence number before and after copying it, so a
 // slot being overwritten is skipped, never half read. Every shared nogood is a consequence of
-// the program and of the blocking nogoods of models already taken by the host, so importing it
-// keeps every search sound, and a search that exhausts its space with them has still seen every
-// model.
+// the program alone (searches enumerate by backtracking and store no nogood of a model,
+// enumerate.cuh), so importing it keeps every search sound and removes no model.
 
-#include "decide.cuh"
+#include "enumerate.cuh"
 
 // Write nogood lits[0..n) to the ring (lane 0).
 YS_D void share_export(const Geo& g, const Srch& s, const u32* lits, u32 n) {
@@ -57,7 +57,9 @@ YS_D bool store_imported(const Geo& g, const Srch& s, const u32* lits, u32 n, u3
     return true;
 }
 
-// Take the other searches' nogoods written since the last import (all lanes; at level 1).
+// Take the other searches' nogoods written since the last import (all lanes; after a restart,
+// at level H_BT_LEVEL: above level 1 only the nogoods with two open literals are taken, since a
+// unit or violated one there is not a fact).
 YS_D void share_import(const Geo& g, const Srch& s) {
     if (g.share_slots == 0) return;
     if (YS_LANE == 0) {
@@ -94,7 +96,7 @@ YS_D void share_import(const Geo& g, const Srch& s) {
                     sat = true;
                 }
             }
-            if (sat) continue;
+            if (sat || (open < 2 && H[YSM_H_LEVEL] > 1)) continue;
             s.C[YSM_C_IMPORTED] += 1;
             ++taken;
             if (open == 0) {

@@ -108,8 +108,8 @@ pub struct Bound {
 
 /// Both engines answer the same calls.
 pub trait Engine {
-    /// Search for the next model; after a model, a blocking nogood excludes it (unless a
-    /// strict bound set since excludes it already).
+    /// Search for the next model; after a model, a blocking nogood (the GPU engine: its
+    /// backtracking) excludes it (unless a strict bound set since excludes it already).
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError>;
     fn stats(&self) -> &Stats;
     /// Optimisation: the cost vector of the model last reported (`None`: the engine has no
@@ -123,6 +123,12 @@ pub trait Engine {
     fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
         let _ = bound;
         Err(EngineError::Unsupported("optimization (#minimize)".into()))
+    }
+    /// Share learned nogoods with a portfolio's host threads through `link` (the GPU engine,
+    /// `engine/gpu/many_share.rs`); false when the engine does not.
+    fn share_with_host(&mut self, link: portfolio::exchange::DeviceLink) -> bool {
+        let _ = link;
+        false
     }
     /// Add `lits` as a nogood before the next search: one every answer set satisfies (a
     /// loop nogood of the minimality check, `engine::minimal`), over the engine's literals.

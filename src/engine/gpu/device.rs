@@ -82,6 +82,10 @@ pub const MANY_FILES: &[(&str, &str)] = &[
         include_str!("../../../kernels/search/decide.cuh"),
     ),
     (
+        "enumerate.cuh",
+        include_str!("../../../kernels/search/enumerate.cuh"),
+    ),
+    (
         "share.cuh",
         include_str!("../../../kernels/search/share.cuh"),
     ),

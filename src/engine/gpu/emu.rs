@@ -4,7 +4,9 @@
 //! without a GPU (`--engine=emu`, hidden; the differential tests use it).
 //!
 //! Invariant: every pointer in `prog` and `geo` points into arrays this struct owns and never
-//! reallocates; only `ysm_search_host` writes them, one search at a time.
+//! reallocates; only `ysm_search_host` writes them, one search at a time. `traffic` counts the
+//! bytes the device backend (`many_cuda.rs`) would move for the same calls, so `--stats` on
+//! the emulation shows the bus traffic of the same search.
 
 use super::many::{Memory, GLOBAL_READ};
 use super::many_layout::{g, SCRATCH};
@@ -12,6 +14,7 @@ use super::many_layout::{
     status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
 };
+use super::many_share::ring_ranges;
 use crate::engine::EngineError;
 
 extern "C" {
@@ -30,6 +33,8 @@ pub struct EmuMemory {
     global: Vec<u32>,
     share: Vec<u32>,
     n: usize,
+    to_dev: u64,
+    from_dev: u64,
 }
 
 fn p<T>(v: &[T]) -> u64 {
@@ -106,6 +111,8 @@ impl EmuMemory {
             global,
             share,
             n,
+            to_dev: 0,
+            from_dev: 0,
         }
     }
 }
@@ -133,26 +140,31 @@ impl Memory for EmuMemory {
     fn global(&mut self) -> Result<[u32; GLOBAL_READ], EngineError> {
         let mut w = [0u32; GLOBAL_READ];
         w.copy_from_slice(&self.global[..GLOBAL_READ]);
+        self.from_dev += 4 * GLOBAL_READ as u64;
         Ok(w)
     }
 
     fn clear_global(&mut self) -> Result<(), EngineError> {
         // The words after STOP only grow (the sharing ring's head, the cube counters).
         self.global[..=g::STOP].fill(0);
+        self.to_dev += 4 * (g::STOP as u64 + 1);
         Ok(())
     }
 
     fn statuses(&mut self) -> Result<Vec<u32>, EngineError> {
+        self.from_dev += 4 * self.n as u64;
         Ok(self.status.clone())
     }
 
     fn header_word(&mut self, sid: usize, w: usize) -> Result<u32, EngineError> {
+        self.from_dev += 4;
         Ok(self.hdr[sid * H_WORDS + w])
     }
 
     fn set_status(&mut self, sid: usize, st: u32) -> Result<(), EngineError> {
         self.hdr[sid * H_WORDS] = st;
         self.status[sid] = st;
+        self.to_dev += 8;
         Ok(())
     }
 
@@ -162,11 +174,34 @@ impl Memory for EmuMemory {
         let words = unsafe {
             std::slice::from_raw_parts((self.base.as_ptr() as *const u32).add(at as usize), n)
         };
+        self.from_dev += 4 * n as u64;
         Ok(words.to_vec())
     }
 
     fn counters(&mut self) -> Result<Vec<u64>, EngineError> {
+        self.from_dev += 8 * self.ctr.len() as u64;
         Ok(self.ctr.clone())
+    }
+
+    fn share_read(&mut self, first: u32, n: u32) -> Result<Vec<u32>, EngineError> {
+        let mut v = Vec::new();
+        for r in ring_ranges(first, n) {
+            v.extend_from_slice(&self.share[r]);
+        }
+        self.from_dev += 4 * v.len() as u64;
+        Ok(v)
+    }
+
+    fn share_write(&mut self, first: u32, words: &[u32], head: u32) -> Result<(), EngineError> {
+        let mut at = 0;
+        for r in ring_ranges(first, (words.len() / SHARE_WORDS) as u32) {
+            let len = r.len();
+            self.share[r].copy_from_slice(&words[at..at + len]);
+            at += len;
+        }
+        self.global[g::SHARE_HEAD] = head;
+        self.to_dev += 4 * (words.len() as u64 + 1);
+        Ok(())
     }
 
     fn write_global(&mut self, at: usize, words: &[u32]) -> Result<(), EngineError> {
@@ -185,7 +220,7 @@ impl Memory for EmuMemory {
     }
 
     fn traffic(&self) -> (u64, u64) {
-        (0, 0)
+        (self.to_dev, self.from_dev)
     }
 
     fn memory_bytes(&self) -> u64 {

@@ -5,14 +5,16 @@
 //! many searches hold a model, how many ended. Only models cross the bus.
 //!
 //! Invariant: a model is returned once (the host keeps every model returned and drops repeats:
-//! each search blocks only its own models; a looser bound restarts every search, and the
-//! models since are counted afresh); the program is exhausted when any search has
-//! exhausted its space, or every cube of the split (`split.rs`) is refuted, since every model
-//! they excluded was returned before. A search that found
-//! a model waits (status MODEL) until the host takes it — only when the caller asks for the
-//! next model, so with `-n 1` one model crosses the bus however many searches found one — then
-//! blocks it and runs on. With an objective (`ManyEngine::optimising`) every search keeps the
-//! bound of branch and bound (`kernels/search/objective.cuh`, the host side in `many_opt.rs`),
+//! each search enumerates on its own; a looser bound restarts every search, and the models
+//! since are counted afresh); the program is exhausted when any search has exhausted its space,
+//! or every cube of the split (`split.rs`) is refuted or enumerated, since every model they
+//! passed over was returned before. A search that found a model waits (status MODEL) until the
+//! host takes it — only when the caller asks for the next model, so with `-n 1` one model
+//! crosses the bus however many searches found one — then flips its last decision and runs on
+//! (enumeration by backtracking, `kernels/search/enumerate.cuh`: no nogood of a model is
+//! stored, so any number of models fits in a search's fixed learned store). With an objective
+//! (`ManyEngine::optimising`) every search keeps the bound of branch and bound
+//! (`kernels/search/objective.cuh`, the host side in `many_opt.rs`),
 //! and a model is returned only if its costs are within the bound set last.
 
 use std::collections::{HashSet, VecDeque};
@@ -21,7 +23,9 @@ use std::time::{Duration, Instant};
 use super::emu::EmuMemory;
 use super::many_layout::{c, g, h, status, Geometry, ProgArrays, C_WORDS};
 use super::many_opt::{Change, Opt};
+use super::many_share::HostShare;
 use super::{portfolio, split};
+use crate::engine::portfolio::exchange::DeviceLink;
 use crate::engine::{Bound, DeviceOptions, Engine, EngineError, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
@@ -38,6 +42,9 @@ const FIRST_SLICE: Duration = Duration::from_millis(2);
 const MAX_SLICE: Duration = Duration::from_millis(100);
 /// Searches under the emulation unless `--gpu-searches` says otherwise.
 const EMULATED_SEARCHES: usize = 4;
+/// The searches' counters (8 bytes each, `C_WORDS` per search) cross the bus at most this
+/// often while models come or progress is shown, and when a call ends without a model.
+const COUNTERS_EVERY: Duration = Duration::from_millis(250);
 /// Words of the learned arena per search before the program's size raises it.
 pub const ARENA_WORDS: u32 = 1 << 19;
 
@@ -59,6 +66,11 @@ pub trait Memory {
     fn model_bits(&mut self, sid: usize, n: usize) -> Result<Vec<u32>, EngineError>;
     /// Every search's counters, `C_WORDS` each.
     fn counters(&mut self) -> Result<Vec<u64>, EngineError>;
+    /// The sharing ring's slots `first ..` (`n` of them, taken modulo `SHARE_SLOTS`),
+    /// `SHARE_WORDS` words each.
+    fn share_read(&mut self, first: u32, n: u32) -> Result<Vec<u32>, EngineError>;
+    /// Write whole slots from slot `first` on (modulo `SHARE_SLOTS`), then the ring's head.
+    fn share_write(&mut self, first: u32, words: &[u32], head: u32) -> Result<(), EngineError>;
     /// Write global words from `at` on (between slices).
     fn write_global(&mut self, at: usize, words: &[u32]) -> Result<(), EngineError>;
     /// Start every search afresh (its memory as at the start, status INIT; the counters are
@@ -80,6 +92,11 @@ pub struct ManyEngine {
     cubes: u32,
     stats: Stats,
     slice: Duration,
+    /// When the counters were last read (`None`: never).
+    counters_read: Option<Instant>,
+    /// Sharing with a portfolio's host threads (`--engine=auto`).
+    host: Option<HostShare>,
+    num_vars: u32,
     /// Optimisation: the bound and the costs (`many_opt.rs`); `None` without an objective.
     opt: Option<Opt>,
     /// The global words as at the start (for [`Memory::reset`]).
@@ -183,6 +200,9 @@ impl ManyEngine {
             cubes,
             stats,
             slice: FIRST_SLICE,
+            counters_read: None,
+            host: None,
+            num_vars: c.db.num_vars,
             opt,
             global_init,
             trivially_unsat: c.db.has_empty,
@@ -283,6 +303,9 @@ impl ManyEngine {
             self.stats.kernel_launches += 1;
             self.slice = (self.slice * 2).min(MAX_SLICE);
             let w = self.mem.global()?;
+            if let Some(host) = &mut self.host {
+                host.after_slice(&mut *self.mem, w[g::SHARE_HEAD], w[g::DECIDED])?;
+            }
             let refuted = self.cubes > 0 && w[g::CUBE_DONE] >= self.cubes;
             if w[g::MODELS] > 0 || w[g::ENDED] > 0 || refuted {
                 self.collect()?;
@@ -291,14 +314,20 @@ impl ManyEngine {
                 // Every cube is refuted: the models left were taken by collect.
                 self.exhausted = true;
             }
-            if limits.progress.is_some() {
+            if limits.progress.is_some() && self.counters_due() {
                 self.update_stats()?;
                 limits.report(&self.stats);
             }
         }
     }
 
+    fn counters_due(&self) -> bool {
+        self.counters_read
+            .is_none_or(|t| t.elapsed() >= COUNTERS_EVERY)
+    }
+
     fn update_stats(&mut self) -> Result<(), EngineError> {
+        self.counters_read = Some(Instant::now());
         let ctr = self.mem.counters()?;
         let sum = |k: usize| ctr.chunks(C_WORDS).map(|w| w[k]).sum::<u64>();
         let s = &mut self.stats;
@@ -326,12 +355,21 @@ impl Engine for ManyEngine {
         let t0 = Instant::now();
         let r = self.search(limits);
         self.stats.search_time += t0.elapsed();
-        self.update_stats()?;
+        // While models come, the counters are a snapshot at most COUNTERS_EVERY old (read at
+        // the first model); an end of the search reads them.
+        if !matches!(r, Ok(Step::Model(_))) || self.counters_due() {
+            self.update_stats()?;
+        }
         r
     }
 
     fn stats(&self) -> &Stats {
         &self.stats
+    }
+
+    fn share_with_host(&mut self, link: DeviceLink) -> bool {
+        self.host = Some(HostShare::new(link, self.num_vars));
+        true
     }
 
     fn costs(&self) -> Option<Vec<i64>> {

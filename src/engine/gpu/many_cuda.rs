@@ -18,6 +18,7 @@ use super::many_layout::{
     GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
 };
+use super::many_share::ring_ranges;
 use crate::engine::EngineError;
 
 /// Searches (warps) per block.
@@ -337,6 +338,38 @@ impl Memory for CudaMemory {
         self.sync("reading the counters")?;
         self.from_dev += 8 * v.len() as u64;
         Ok(v)
+    }
+
+    fn share_read(&mut self, first: u32, n: u32) -> Result<Vec<u32>, EngineError> {
+        let mut v = Vec::new();
+        for r in ring_ranges(first, n) {
+            let mut part = vec![0u32; r.len()];
+            self.stream
+                .memcpy_dtoh(&self.share.slice(r), &mut part)
+                .map_err(|e| engine_error("reading the sharing ring", e))?;
+            v.extend_from_slice(&part);
+        }
+        self.sync("reading the sharing ring")?;
+        self.from_dev += 4 * v.len() as u64;
+        Ok(v)
+    }
+
+    fn share_write(&mut self, first: u32, words: &[u32], head: u32) -> Result<(), EngineError> {
+        let mut at = 0;
+        for r in ring_ranges(first, (words.len() / SHARE_WORDS) as u32) {
+            let len = r.len();
+            self.stream
+                .memcpy_htod(&words[at..at + len], &mut self.share.slice_mut(r))
+                .map_err(|e| engine_error("writing the sharing ring", e))?;
+            at += len;
+        }
+        let h = g::SHARE_HEAD;
+        self.stream
+            .memcpy_htod(&[head], &mut self.global.slice_mut(h..h + 1))
+            .map_err(|e| engine_error("writing the sharing ring", e))?;
+        self.sync("writing the sharing ring")?;
+        self.to_dev += 4 * (words.len() as u64 + 1);
+        Ok(())
     }
 
     fn write_global(&mut self, at: usize, words: &[u32]) -> Result<(), EngineError> {

@@ -21,6 +21,14 @@ pub const C_WORDS: usize = 13;
 /// Sharing ring: words per slot, and slots.
 pub const SHARE_WORDS: usize = 8;
 pub const SHARE_SLOTS: u32 = 1 << 16;
+/// Literals a slot of the sharing ring holds at most (`YSM_SHARE_MAX`).
+pub const SHARE_MAX: usize = 6;
+const _: () = assert!(
+    SHARE_MAX + 2 <= SHARE_WORDS,
+    "a slot holds its header and literals"
+);
+/// The search id a slot the host wrote carries (no search has it: every search imports it).
+pub const HOST_SID: u32 = 0x00ff_ffff;
 pub const CFG_WORDS: usize = 8;
 pub const LHDR: usize = 3;
 /// `i64` words per native sum and search (`YSM_SCNT`, `kernels/search/sums.cuh`).
@@ -64,8 +72,10 @@ pub mod g {
     pub const MODELS: usize = 0;
     pub const ENDED: usize = 1;
     pub const STOP: usize = 2;
+    pub const SHARE_HEAD: usize = 3;
     pub const CUBE_DONE: usize = 5;
     pub const CUBE_BITS: usize = 6;
+    pub const DECIDED: usize = 7;
     pub const CUBE_VAR: usize = 8;
     pub const CUBE_MAX_BITS: usize = 16;
     pub const CUBE_MAP: usize = 24;

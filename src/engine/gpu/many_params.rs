@@ -139,6 +139,7 @@ mod tests {
         assert_eq!(define("YSM_LHDR"), LHDR as u64);
         assert_eq!(define("YSM_SCNT"), SCNT);
         assert_eq!(define("YSM_SHARE_WORDS"), SHARE_WORDS as u64);
+        assert_eq!(define("YSM_SHARE_MAX"), SHARE_MAX as u64);
         assert_eq!(define("YSM_H_STATUS"), h::STATUS as u64);
         assert_eq!(define("YSM_H_ERR"), h::ERR as u64);
         assert_eq!(
@@ -187,8 +188,10 @@ mod tests {
             ("MODELS", g::MODELS),
             ("ENDED", g::ENDED),
             ("STOP", g::STOP),
+            ("SHARE_HEAD", g::SHARE_HEAD),
             ("CUBE_DONE", g::CUBE_DONE),
             ("CUBE_BITS", g::CUBE_BITS),
+            ("DECIDED", g::DECIDED),
             ("CUBE_VAR", g::CUBE_VAR),
             ("CUBE_MAP", g::CUBE_MAP),
             ("OBJ_K", g::OBJ_K),

@@ -33,6 +33,7 @@ pub mod many_layout;
 pub mod many_objective;
 pub mod many_opt;
 pub mod many_params;
+pub mod many_share;
 pub mod many_sums;
 pub mod portfolio;
 pub mod profile;

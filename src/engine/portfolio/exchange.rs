@@ -1,4 +1,6 @@
-//! Learned nogoods shared between the members of a portfolio that run on host threads.
+//! Learned nogoods shared between the members of a portfolio: the host threads, and the GPU
+//! engine's searches through a [`DeviceLink`] (the host pulls the device's shared nogoods and
+//! pushes the ring's between two time slices, `engine/gpu/many_share.rs`).
 //!
 //! One [`Exchange`] per portfolio holds a ring of the short nogoods members published, each
 //! with a sequence number; every member owns a [`Port`]: an outbox it fills as it learns and
@@ -10,12 +12,16 @@
 //! Invariant: every nogood in the ring is implied by the program alone (a member publishes
 //! only nogoods it learned from the input, loop nogoods and other learned nogoods — never a
 //! blocking nogood or one that depends on an optimisation bound), and all members share one
-//! variable numbering (one completion), so any member may add any entry to its store.
+//! variable numbering (one completion), so any member may add any entry to its store. The GPU
+//! engine searches a completion of its own (`run::plan::Plan::device_sums`: its sums may be
+//! translated where the host threads' are native), so its link exchanges only once the two
+//! completions are known to be the same ([`variable_space`] equal); otherwise nothing crosses.
 
 use crate::lit::Lit;
+use crate::nogoods::Completion;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Entries the ring keeps (older ones are dropped).
 const CAPACITY: usize = 1 << 16;
@@ -140,13 +146,19 @@ impl Port {
     /// Append to `out` what the other members published since the last call (at most
     /// [`IMPORT_AT_MOST`]).
     pub fn collect(&mut self, out: &mut Vec<Box<[Lit]>>) {
+        self.collect_upto(out, usize::MAX, IMPORT_AT_MOST);
+    }
+
+    /// [`Port::collect`], taking only nogoods of at most `max_len` literals (the others are
+    /// passed over), at most `max_count` of them.
+    pub fn collect_upto(&mut self, out: &mut Vec<Box<[Lit]>>, max_len: usize, max_count: usize) {
         let ring = self.ex.lock();
         let end = ring.first + ring.entries.len() as u64;
         self.cursor = self.cursor.max(ring.first);
         let start = out.len();
-        while self.cursor < end && out.len() - start < IMPORT_AT_MOST {
+        while self.cursor < end && out.len() - start < max_count {
             let e = &ring.entries[(self.cursor - ring.first) as usize];
-            if e.from != self.me {
+            if e.from != self.me && e.lits.len() <= max_len {
                 out.push(e.lits.clone());
             }
             self.cursor += 1;
@@ -154,6 +166,90 @@ impl Port {
         drop(ring);
         let n = (out.len() - start) as u64;
         self.ex.imported[self.me as usize].fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+/// A fingerprint of the variables `c`'s nogoods are over: its nogoods, body variables,
+/// auxiliaries and native sums, hashed (FxHash's step over 64-bit words). Two completions of
+/// one program with the same fingerprint number their variables the same way.
+pub fn variable_space(c: &Completion) -> u64 {
+    let mut h = 0u64;
+    let mut word = |x: u64| h = (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    let db = &c.db;
+    word(u64::from(db.num_vars) | u64::from(c.first_aux) << 32);
+    for part in [&db.offsets, &db.lits, &c.body_var, &c.aux_body] {
+        word(part.len() as u64);
+        let pairs = part.chunks_exact(2);
+        if let [last] = pairs.remainder() {
+            word(u64::from(*last));
+        }
+        pairs.for_each(|p| word(u64::from(p[0]) | u64::from(p[1]) << 32));
+    }
+    word(c.native_sums.len() as u64);
+    for s in &c.native_sums {
+        for &(l, w) in &s.lits {
+            word(u64::from(l.0));
+            word(w as u64);
+        }
+        for &(k, b) in &s.bounds {
+            word(k as u64);
+            word(u64::from(b));
+        }
+    }
+    h
+}
+
+/// The GPU engine's side of the [`Exchange`]: a port, open only while the race runs and once
+/// the host threads' completion is known to be the device's.
+pub struct DeviceLink {
+    port: Port,
+    /// The host threads' [`variable_space`], set when their completion is made.
+    host_space: Arc<OnceLock<u64>>,
+    own_space: u64,
+    /// Set when the race has its answer (or the user stopped it).
+    stop: Arc<AtomicBool>,
+    same: Option<bool>,
+}
+
+impl DeviceLink {
+    pub fn new(
+        port: Port,
+        host_space: Arc<OnceLock<u64>>,
+        own_space: u64,
+        stop: Arc<AtomicBool>,
+    ) -> DeviceLink {
+        DeviceLink {
+            port,
+            host_space,
+            own_space,
+            stop,
+            same: None,
+        }
+    }
+
+    /// Whether nogoods may cross now: the race runs, and both sides search one completion.
+    pub fn open(&mut self) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        if self.same.is_none() {
+            self.same = self.host_space.get().map(|&h| h == self.own_space);
+        }
+        self.same == Some(true)
+    }
+
+    /// Offer a nogood the device learned (flushed by [`DeviceLink::flush`]).
+    pub fn offer(&mut self, lits: &[Lit]) {
+        self.port.offer(lits);
+    }
+
+    pub fn flush(&mut self) {
+        self.port.flush();
+    }
+
+    /// The host threads' nogoods of at most `max_len` literals, at most `max_count`.
+    pub fn collect(&mut self, out: &mut Vec<Box<[Lit]>>, max_len: usize, max_count: usize) {
+        self.port.collect_upto(out, max_len, max_count);
     }
 }
 
@@ -214,6 +310,25 @@ mod tests {
         assert_eq!(got.len(), IMPORT_AT_MOST.min(CAPACITY));
         // The first entry kept is the 11th published.
         assert_eq!(got[0][0], Lit::t(11));
+    }
+
+    #[test]
+    fn variable_spaces_tell_completions_apart() {
+        use crate::engine::cpu::tests::prog;
+        use lparse::Rule;
+        // {a; b; c}. d :- 2 { a; b; c }.
+        let p = prog(vec![
+            Rule::choice(&[1, 2, 3], &[]),
+            Rule::sum(&[4], 2, &[(1, 1), (2, 1), (3, 1)]),
+        ]);
+        let g = crate::ground::analyse(&p).unwrap();
+        let translated = variable_space(&crate::nogoods::complete(&g));
+        assert_eq!(translated, variable_space(&crate::nogoods::complete(&g)));
+        let native = variable_space(&crate::nogoods::complete_all_native(&g));
+        assert_ne!(
+            translated, native,
+            "a native sum has no translation's variables"
+        );
     }
 
     #[test]

@@ -5,19 +5,23 @@
 //! soon as it is ready; without a GPU member the race is the host threads alone
 //! (`--engine=cpu -t k`).
 //!
+//! The GPU member joins the exchange too (`exchange::DeviceLink`): between its time slices the
+//! host pulls the device's shared nogoods into the ring and pushes the ring's into the device,
+//! once the host threads' completion is known to be the device's (`exchange::variable_space`).
+//!
 //! Invariant: every answer the race gives is one member's answer — a model one member found, or
 //! one member's proof that none exists — and the first member to claim an answer is the only one
 //! heard; after the first answer the race is that member alone, so later calls continue its
 //! search (its blocking nogoods in place, its sharing ended) and models stay pairwise distinct.
 
-use super::exchange::Exchange;
+use super::exchange::{variable_space, DeviceLink, Exchange};
 use crate::engine::cpu::CpuEngine;
 use crate::engine::{Engine, EngineError, HostOptions, Limits, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Who claimed the answer ([`Race::claim`]): nobody, the GPU, or host member `HOST + i`.
@@ -42,7 +46,8 @@ pub type GpuBuild = Box<dyn FnOnce(&GroundProgram, &Completion) -> Result<Box<dy
 /// The GPU member on its way: the device's completion, made on a thread of its own, and what
 /// builds the member from it.
 struct GpuPending {
-    completion: Receiver<(GroundProgram, Completion)>,
+    /// The program, the device's completion and its `variable_space`.
+    completion: Receiver<(GroundProgram, Completion, u64)>,
     build: GpuBuild,
 }
 
@@ -59,7 +64,12 @@ pub struct Race {
     results: Option<Receiver<HostResult>>,
     /// The host members' row names (thread `i` runs row `rows[i]`).
     rows: Vec<&'static str>,
+    /// Members `0..rows.len()` are the host threads, `rows.len()` the GPU.
     exchange: Arc<Exchange>,
+    /// The host threads' completion's `variable_space`, once made.
+    host_space: Arc<OnceLock<u64>>,
+    /// The GPU member's completion's `variable_space`, when it shares through the exchange.
+    gpu_space: Option<u64>,
     /// Set when a member claimed an answer or the user stopped the run: every member stops.
     stop: Arc<AtomicBool>,
     claimed: Arc<AtomicU32>,
@@ -93,10 +103,12 @@ impl Race {
         assert!(!hosts.is_empty(), "a race has at least one host member");
         let stop = Arc::new(AtomicBool::new(false));
         let claimed = Arc::new(AtomicU32::new(NOBODY));
-        let exchange = Exchange::new(hosts.len());
+        let exchange = Exchange::new(hosts.len() + 1);
+        let host_space = Arc::new(OnceLock::new());
         let rows = hosts.iter().map(|&(_, name)| name).collect();
         let (tx, rx) = mpsc::channel();
         let (stop2, claimed2, ex) = (stop.clone(), claimed.clone(), exchange.clone());
+        let space = host_space.clone();
         spawn("host-0", move || {
             let completion = match completion {
                 HostCompletion::Ready(c) => c,
@@ -108,7 +120,6 @@ impl Race {
                 claimed: claimed2,
                 deadline,
             });
-            let share = hosts.len() > 1;
             let mut hosts = hosts.into_iter().enumerate();
             let (_, (first, _)) = hosts.next().expect("one host member");
             for (i, (opts, _)) in hosts {
@@ -121,8 +132,10 @@ impl Race {
                     eprintln!("*** Warn : (yasmin-rs): {e}; the race goes on with fewer threads");
                 }
             }
-            let port = share.then(|| ex.port(0));
-            member(0, common, first, port, tx);
+            // For the GPU member's link, once the other threads search.
+            let _ = space.set(variable_space(&common.program.1));
+            // Thread 0 shares even alone: with the GPU member.
+            member(0, common, first, Some(ex.port(0)), tx);
         })?;
         Ok(Race {
             gpu: None,
@@ -130,6 +143,8 @@ impl Race {
             results: Some(rx),
             rows,
             exchange,
+            host_space,
+            gpu_space: None,
             stop,
             claimed,
             winner: None,
@@ -156,7 +171,8 @@ impl Race {
         let (tx, rx) = mpsc::channel();
         spawn("device-complete", move || {
             let completion = complete(&ground);
-            let _ = tx.send((ground, completion));
+            let space = variable_space(&completion);
+            let _ = tx.send((ground, completion, space));
         })?;
         self.gpu_pending = Some(GpuPending {
             completion: rx,
@@ -176,9 +192,15 @@ impl Race {
                 return;
             }
             match pending.completion.recv_timeout(POLL) {
-                Ok((ground, completion)) => {
+                Ok((ground, completion, space)) => {
                     match (pending.build)(&ground, &completion) {
-                        Ok(gpu) => self.add_gpu(gpu),
+                        Ok(mut gpu) => {
+                            let port = self.exchange.port(self.rows.len() as u32);
+                            let (host, stop) = (self.host_space.clone(), self.stop.clone());
+                            let link = DeviceLink::new(port, host, space, stop);
+                            self.gpu_space = gpu.share_with_host(link).then_some(space);
+                            self.add_gpu(gpu)
+                        }
                         Err(why) => {
                             eprintln!(
                                 "*** Info : (yasmin-rs): the GPU engine does not take part: {why}"
@@ -250,7 +272,7 @@ impl Race {
         }
         done.store(true, Ordering::Relaxed);
         let _ = relay.join();
-        let searches = gpu.as_ref().map(|g| g.stats().gpu_searches);
+        let on_device = gpu.as_ref().map(|g| g.stats().clone());
         let (winner, step, who): (Box<dyn Engine>, _, _) = match (host, gpu, on_gpu) {
             (Some((i, mut engine, step)), _, _) => {
                 engine.stop_sharing();
@@ -271,7 +293,7 @@ impl Race {
         };
         self.stats = winner.stats().clone();
         self.stats.add_counts(&self.others);
-        self.stats.portfolio = self.describe(who, searches);
+        self.stats.portfolio = self.describe(who, on_device.as_ref());
         self.winner = Some(winner);
         step
     }
@@ -314,8 +336,9 @@ impl Race {
 
     /// The `Portfolio` line of `--stats`: who answered, beside whom, and what the host
     /// threads shared.
-    fn describe(&self, host_winner: Option<u32>, gpu_searches: Option<u64>) -> String {
+    fn describe(&self, host_winner: Option<u32>, gpu: Option<&Stats>) -> String {
         let threads = self.rows.len();
+        let gpu_searches = gpu.map(|s| s.gpu_searches);
         if threads == 1 && gpu_searches.is_none() {
             return String::new();
         }
@@ -331,12 +354,24 @@ impl Race {
         }
         let mut line = format!("answer from {who}; members: {}", beside.join(" and "));
         if threads > 1 {
-            let (out, inn) = (0..self.exchange.members())
+            let (out, inn) = (0..threads)
                 .map(|m| self.exchange.counts(m))
                 .fold((0, 0), |(a, b), (o, i)| (a + o, b + i));
             line.push_str(&format!(
                 "; CPU threads shared {out} nogoods, imported {inn}"
             ));
+        }
+        if let (Some(space), Some(s), Some(&host)) = (self.gpu_space, gpu, self.host_space.get()) {
+            if host == space {
+                let (out, inn) = self.exchange.counts(threads);
+                let bus = (s.bytes_to_device + s.bytes_from_device) as f64;
+                line.push_str(&format!(
+                    "; the GPU gave the CPU threads {out} nogoods and took {inn} ({:.2} bus bytes per GPU choice)",
+                    bus / s.decisions.max(1) as f64
+                ));
+            } else {
+                line.push_str("; no nogoods crossed to the GPU (another completion)");
+            }
         }
         line
     }

@@ -228,3 +228,103 @@ fn an_interrupt_stops_both_members() {
     // The host member may have answered before it saw the stop; either is a right answer.
     assert!(matches!(step, Step::Stopped | Step::Model(_)), "{step:?}");
 }
+
+/// `pigeons` into `holes`: no model when there are more pigeons.
+fn pigeons(pigeons: i32, holes: i32) -> GroundProgram {
+    let var = |p: i32, h: i32| (1 + p * holes + h) as u32;
+    let mut rules = Vec::new();
+    for p in 0..pigeons {
+        let at: Vec<u32> = (0..holes).map(|h| var(p, h)).collect();
+        rules.push(Rule::choice(&at, &[]));
+        let none: Vec<i32> = at.iter().map(|&v| -(v as i32)).collect();
+        rules.push(Rule::normal(&[], &none));
+    }
+    for h in 0..holes {
+        for p in 0..pigeons {
+            for q in p + 1..pigeons {
+                rules.push(Rule::normal(&[], &[var(p, h) as i32, var(q, h) as i32]));
+            }
+        }
+    }
+    crate::ground::analyse(&prog(rules)).unwrap()
+}
+
+/// The GPU member as the search kernel compiled for the host, 4 searches.
+fn emulated(g: &GroundProgram, c: &Completion) -> Result<Box<dyn Engine>, String> {
+    use crate::engine::gpu::many::{Backend, ManyEngine};
+    let opts = crate::engine::DeviceOptions {
+        learning: Learning::Res,
+        heuristic: Heuristic::Activity,
+        seed: 1,
+        sync_always: false,
+        sums: crate::engine::Sums::Native,
+        searches: Some(4),
+        cubes: None,
+    };
+    ManyEngine::new(g, c, opts, Backend::Emulated)
+        .map(|e| Box::new(e) as Box<dyn Engine>)
+        .map_err(|e| e.to_string())
+}
+
+/// A race of one host thread (its completion made by `host`, slowly, so that the GPU member
+/// searches first) and the emulated GPU member (its completion by `device`) on `p`.
+fn with_emulated_gpu(
+    p: GroundProgram,
+    host: fn(&GroundProgram) -> Completion,
+    device: fn(&GroundProgram) -> Completion,
+) -> Race {
+    let hosts = vec![(opts(Learning::Res, Heuristic::Activity, 1), "base")];
+    let mut r = Race::start(p.clone(), HostCompletion::Make(host), hosts, None).unwrap();
+    r.add_gpu_later(p, device, Box::new(emulated)).unwrap();
+    r
+}
+
+#[test]
+fn the_gpu_member_shares_with_the_host_threads_over_one_completion() {
+    fn slow_native(p: &GroundProgram) -> Completion {
+        std::thread::sleep(Duration::from_millis(100));
+        crate::nogoods::complete_native(p)
+    }
+    for _ in 0..3 {
+        let mut r = with_emulated_gpu(pigeons(8, 7), slow_native, crate::nogoods::complete_native);
+        assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Exhausted);
+        let line = &r.stats().portfolio;
+        assert!(line.contains("4 GPU searches"), "{line}");
+        // The GPU member took part in the exchange: both completions are the same.
+        assert_eq!(Some(host_space(&r)), r.gpu_space, "{line}");
+        if line.contains("answer from the CPU engine") {
+            assert!(line.contains("the GPU gave the CPU threads"), "{line}");
+        }
+    }
+}
+
+/// The host threads' `variable_space`, once their completion is made.
+fn host_space(r: &Race) -> u64 {
+    let t = Instant::now();
+    loop {
+        if let Some(&h) = r.host_space.get() {
+            return h;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "no host completion");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn nothing_crosses_to_a_gpu_member_on_another_completion() {
+    // d :- 2 { a; b; c }: translated for the host, native on the device.
+    let p = prog(vec![
+        Rule::choice(&[1, 2, 3], &[]),
+        Rule::sum(&[4], 2, &[(1, 1), (2, 1), (3, 1)]),
+        Rule::normal(&[], &[-4]),
+    ]);
+    let g = crate::ground::analyse(&p).unwrap();
+    let mut r = with_emulated_gpu(g, slow_complete, crate::nogoods::complete_all_native);
+    assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
+    // The GPU member was built (the host threads were still completing) but its link stays
+    // closed: the two completions differ.
+    let gpu = r.gpu_space.expect("the GPU member joined");
+    assert_ne!(host_space(&r), gpu);
+    let line = r.describe(None, Some(&Stats::default()));
+    assert!(line.contains("no nogoods crossed"), "{line}");
+}
