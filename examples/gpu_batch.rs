@@ -14,8 +14,12 @@
 //! (duplicates included). A program the analysis rejects (exit 66 in the CLI) is counted as
 //! "unsupported", never as agreeing. Exit status 1 when anything disagrees.
 //!
-//! Usage: gpu_batch [--engine gpu|cpu] [--learning res|fwd] [--heuristic occ|jw|activity]
-//!                  [--sync-always] [--timeout SECONDS] FILE.aspif...
+//! Usage: gpu_batch [--engine gpu|emu|cpu] [--gpu-engine many|single] [--learning res|fwd]
+//!                  [--heuristic occ|jw|activity] [--sync-always] [--timeout SECONDS] FILE.aspif...
+//!
+//! `gpu` is the default many-searches engine (`emu`: its kernel compiled for the host);
+//! `--gpu-engine single` the earlier single-search engine. A disjunctive program with a head
+//! cycle gets the minimality check around the engine, as in the CLI.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -24,13 +28,22 @@ use std::time::{Duration, Instant};
 
 use yasmin_rs::check::Checker;
 use yasmin_rs::engine::cpu::CpuEngine;
+use yasmin_rs::engine::gpu::many::{Backend, ManyEngine};
 use yasmin_rs::engine::gpu::GpuEngine;
+use yasmin_rs::engine::minimal::Minimal;
 use yasmin_rs::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, Sums};
 use yasmin_rs::engine::{DeviceOptions, Engine, HostOptions, Limits, Step};
 use yasmin_rs::output::ShownTable;
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Many(Backend),
+    Single,
+    Cpu,
+}
+
 struct Args {
-    gpu: bool,
+    kind: Kind,
     opts: DeviceOptions,
     timeout: Duration,
     files: Vec<String>,
@@ -38,7 +51,7 @@ struct Args {
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        gpu: true,
+        kind: Kind::Many(Backend::Device),
         opts: DeviceOptions {
             learning: Learning::Res,
             heuristic: Heuristic::Activity,
@@ -55,7 +68,22 @@ fn parse_args() -> Result<Args, String> {
     while let Some(x) = it.next() {
         let mut val = || it.next().ok_or(format!("{x} needs a value"));
         match x.as_str() {
-            "--engine" => a.gpu = val()? == "gpu",
+            "--engine" => {
+                a.kind = match (val()?.as_str(), a.kind) {
+                    ("gpu", Kind::Single) => Kind::Single,
+                    ("gpu", _) => Kind::Many(Backend::Device),
+                    ("emu", _) => Kind::Many(Backend::Emulated),
+                    ("cpu", _) => Kind::Cpu,
+                    (v, _) => return Err(format!("no engine {v}")),
+                }
+            }
+            "--gpu-engine" => {
+                a.kind = match val()?.as_str() {
+                    "single" => Kind::Single,
+                    "many" => Kind::Many(Backend::Device),
+                    v => return Err(format!("no GPU engine {v}")),
+                }
+            }
             "--learning" => {
                 a.opts.learning = match val()?.as_str() {
                     "res" => Learning::Res,
@@ -125,14 +153,22 @@ fn run_one(a: &Args, path: &str) -> Verdict {
         Err(e) => return Verdict::Unsupported(e.to_string()),
     };
     let completion = yasmin_rs::nogoods::complete(&ground);
-    let mut engine: Box<dyn Engine> = if a.gpu {
-        match GpuEngine::new(&ground, &completion, a.opts) {
-            Ok(e) => Box::new(e),
-            Err(e) => return Verdict::Mismatch(format!("device engine: {e}")),
+    let engine: Result<Box<dyn Engine>, _> = match a.kind {
+        Kind::Single => {
+            GpuEngine::new(&ground, &completion, a.opts).map(|e| Box::new(e) as Box<dyn Engine>)
         }
-    } else {
-        Box::new(CpuEngine::new(&ground, &completion, host(&a.opts)))
+        Kind::Many(backend) => ManyEngine::new(&ground, &completion, a.opts, backend)
+            .map(|e| Box::new(e) as Box<dyn Engine>),
+        Kind::Cpu => Ok(Box::new(CpuEngine::new(&ground, &completion, host(&a.opts)))),
     };
+    let mut engine = match engine {
+        Ok(e) => e,
+        Err(e) => return Verdict::Mismatch(format!("device engine: {e}")),
+    };
+    // Disjunction with a head cycle: candidates checked for minimality, as the CLI does.
+    if let Some(m) = ground.minimality.clone() {
+        engine = Box::new(Minimal::new(engine, m, ground.num_atoms, host(&a.opts)));
+    }
     let checker = Checker::new(&program);
     let shown = ShownTable::new(&program);
     let limits = Limits {
@@ -188,7 +224,8 @@ fn main() {
     };
     // Hold GPU 0's primary context for the whole run: each engine retains it again, so it is
     // not torn down and re-made between programs (that alone costs ~0.25 s).
-    let _ctx = if a.gpu {
+    let on_gpu = matches!(a.kind, Kind::Single | Kind::Many(Backend::Device));
+    let _ctx = if on_gpu {
         if let Err(e) = yasmin_rs::engine::gpu::available() {
             eprintln!("gpu_batch: {e}");
             std::process::exit(69);
@@ -227,7 +264,12 @@ fn main() {
         a.files.len(),
         bad.len(),
         t0.elapsed().as_secs_f64(),
-        if a.gpu { "gpu" } else { "cpu" },
+        match a.kind {
+            Kind::Single => "gpu (single)",
+            Kind::Many(Backend::Device) => "gpu",
+            Kind::Many(Backend::Emulated) => "emu",
+            Kind::Cpu => "cpu",
+        },
         a.opts.learning,
         a.opts.heuristic,
         a.opts.sync_always

@@ -7,8 +7,9 @@
 #   corpus         the generated corpus (KIT/corpus.tar.xz: scripts/gen-corpus.sh, then
 #                  `scripts/bench device kit --corpus DIR`), all answer sets (-n 0) checked and
 #                  compared by KIT/gpu_batch (examples/gpu_batch.rs), through
-#                  --engine gpu with res and fwd x occ, jw, activity, plus res/activity with
-#                  --sync-always: exit 1 on any mismatch (a time-out counts as one;
+#                  --engine gpu (the many-searches engine) with res and fwd x occ, jw,
+#                  activity, plus res/activity with --sync-always, and the earlier single-search
+#                  engine (--gpu-engine single) with res and fwd: exit 1 on any mismatch (a time-out counts as one;
 #                  a program the analysis rejects is counted as unsupported).
 #                  CONFIGS="res occ;fwd jw --sync-always" picks configurations (';'-separated).
 #   instances      every decision instance of KIT/list.tsv (`scripts/bench device kit`) through
@@ -43,22 +44,22 @@ corpus)
     mkdir -p /tmp/corpus
     xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
     echo "programs: $(ls /tmp/corpus/*.aspif | wc -l)" >> "$O/env-$PART.txt"
-    IFS=';' read -r -a cfgs <<< "${CONFIGS:-res occ;res jw;res activity;fwd occ;fwd jw;fwd activity;res activity --sync-always}"
+    IFS=';' read -r -a cfgs <<< "${CONFIGS:-res occ;res jw;res activity;fwd occ;fwd jw;fwd activity;res activity --sync-always;res activity --gpu-engine single;fwd activity --gpu-engine single}"
     # One process per configuration (KIT/gpu_batch: examples/gpu_batch.rs, one CUDA context for
     # all programs), all configurations at once sharing the GPU.
     pids=()
     for cfg in "${cfgs[@]}"; do
         set -- $cfg
-        name="corpus-$1-$2${3:+-sync}"
+        name="corpus-$1-$2$(printf -- '%s' "${@:3}" | tr -c 'a-z0-9' '-')"
         # shellcheck disable=SC2086
-        "$KIT/gpu_batch" --engine gpu --learning "$1" --heuristic "$2" ${3:-} \
+        "$KIT/gpu_batch" --engine gpu --learning "$1" --heuristic "$2" "${@:3}" \
             --timeout "${TIMEOUT:-60}" /tmp/corpus/*.aspif > "$O/$name.log" 2>&1 &
         pids+=($!)
     done
     for p in "${pids[@]}"; do wait "$p" || fail=1; done
     for cfg in "${cfgs[@]}"; do
         set -- $cfg
-        tail -1 "$O/corpus-$1-$2${3:+-sync}.log"
+        tail -1 "$O/corpus-$1-$2$(printf -- '%s' "${@:3}" | tr -c 'a-z0-9' '-').log"
     done
     ;;
 instances)
