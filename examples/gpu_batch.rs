@@ -15,7 +15,8 @@
 //! "unsupported", never as agreeing. Exit status 1 when anything disagrees.
 //!
 //! Usage: gpu_batch [--engine gpu|emu|cpu] [--gpu-engine many|single] [--learning res|fwd]
-//!                  [--heuristic occ|jw|activity] [--sync-always] [--timeout SECONDS] FILE.aspif...
+//!                  [--heuristic occ|jw|activity] [--sync-always] [--searches N]
+//!                  [--timeout SECONDS] FILE.aspif...
 //!
 //! `gpu` is the default many-searches engine (`emu`: its kernel compiled for the host);
 //! `--gpu-engine single` the earlier single-search engine. A disjunctive program with a head
@@ -100,6 +101,10 @@ fn parse_args() -> Result<Args, String> {
                 }
             }
             "--sync-always" => a.opts.sync_always = true,
+            "--searches" => {
+                let n: u32 = val()?.parse().map_err(|_| "bad --searches".to_string())?;
+                a.opts.searches = Some(n);
+            }
             "--timeout" => {
                 let s: f64 = val()?.parse().map_err(|_| "bad --timeout".to_string())?;
                 a.timeout = Duration::from_secs_f64(s);
