@@ -5,7 +5,8 @@
 #
 #   scripts/setup.sh            # then scripts/test.sh runs the whole test suite
 #
-# Installs: cmake, g++ and make (the embedded clingo grounder is built from source); gringo and
+# Installs: cmake, g++ and make (the embedded clingo grounder is built from source); git and
+# xz (the benchmark scripts' tests make a git mirror and pack with xz); gringo and
 # Debian's clingo 5.4 (the tests ground with gringo and compare exit codes with clingo); pip and
 # PyPI's clingo 5.8 (the tests' reference output, `python3 -m clingo`); Rust through rustup if
 # cargo is missing; the NVRTC wheel (no GPU needed) into $NVRTC_DIR (default
@@ -25,6 +26,8 @@ command -v cmake >/dev/null || need+=(cmake)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
 command -v curl >/dev/null || need+=(curl ca-certificates)
+command -v git >/dev/null || need+=(git)
+command -v xz >/dev/null || need+=(xz-utils)
 python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 if [ ${#need[@]} -gt 0 ]; then
     $SUDO apt-get update
