@@ -164,7 +164,11 @@ fn run_one(a: &Args, path: &str) -> Verdict {
         }
         Kind::Many(backend) => ManyEngine::new(&ground, &completion, a.opts, backend)
             .map(|e| Box::new(e) as Box<dyn Engine>),
-        Kind::Cpu => Ok(Box::new(CpuEngine::new(&ground, &completion, host(&a.opts)))),
+        Kind::Cpu => Ok(Box::new(CpuEngine::new(
+            &ground,
+            &completion,
+            host(&a.opts),
+        ))),
     };
     let mut engine = match engine {
         Ok(e) => e,

@@ -350,6 +350,19 @@ fn make_engine(
         };
         engine.map_err(|e| (engine_code(&e), e.to_string()))
     };
+    // `--engine=gpu`: the device engine, or why it cannot run (no GPU: exit 69).
+    let on_gpu = || -> anyhow::Result<Box<dyn Engine>> {
+        gpu::available()
+            .map_err(|why| (exit::NO_DEVICE, why))
+            .and_then(|()| device())
+            .map_err(|(code, why)| {
+                Failure::new(
+                    code,
+                    format!("the GPU engine (--engine=gpu) cannot run: {why}"),
+                )
+                .into()
+            })
+    };
     // `auto` optimises (opt, optN) on the host threads with the many-searches GPU engine as
     // one more member; enum, and the earlier single-search GPU engine, on the host alone.
     const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
@@ -373,15 +386,7 @@ fn make_engine(
                 )
                 .into())
             }
-            EngineKind::Gpu => gpu::available()
-                .map_err(|why| (exit::NO_DEVICE, why))
-                .and_then(|()| device())
-                .map_err(|(code, why)| {
-                    Failure::new(
-                        code,
-                        format!("the GPU engine (--engine=gpu) cannot run: {why}"),
-                    )
-                })?,
+            EngineKind::Gpu => on_gpu()?,
             EngineKind::Emu => many(Backend::Emulated).map_err(engine_failure)?,
             EngineKind::Auto | EngineKind::Cpu => {
                 if plan.kind == EngineKind::Auto {
@@ -441,16 +446,7 @@ fn make_engine(
             Ok(cpu(&ground, &completion))
         }
         EngineKind::Emu => many(Backend::Emulated).map_err(engine_failure),
-        EngineKind::Gpu => gpu::available()
-            .map_err(|why| (exit::NO_DEVICE, why))
-            .and_then(|()| device())
-            .map_err(|(code, why)| {
-                Failure::new(
-                    code,
-                    format!("the GPU engine (--engine=gpu) cannot run: {why}"),
-                )
-                .into()
-            }),
+        EngineKind::Gpu => on_gpu(),
         EngineKind::Auto if single => {
             eprintln!(
                 "*** Info : (yasmin-rs): using the CPU engine: --project and consequences hand it \

@@ -32,13 +32,7 @@ fn parse(out: &str, code: Option<i32>) -> Cons {
     let mut lines = out.lines();
     while let Some(l) = lines.next() {
         if l.starts_with("Answer:") {
-            let mut atoms: Vec<String> = lines
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(String::from)
-                .collect();
-            atoms.sort();
+            let atoms = common::sorted_atoms(lines.next());
             last = Some(atoms);
         } else if l.starts_with("Consequences :")
             || l.starts_with("  Brave ")

@@ -78,13 +78,7 @@ fn optimal(out: &str) -> (Option<String>, BTreeSet<Vec<String>>) {
     let mut lines = out.lines().peekable();
     while let Some(l) = lines.next() {
         if l.starts_with("Answer:") {
-            let mut atoms: Vec<String> = lines
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(String::from)
-                .collect();
-            atoms.sort();
+            let atoms = common::sorted_atoms(lines.next());
             let c = lines
                 .peek()
                 .and_then(|c| c.strip_prefix("Optimization: "))

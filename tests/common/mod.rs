@@ -42,15 +42,19 @@ pub fn answer_sets(text: &str) -> BTreeMap<Vec<String>, usize> {
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         if line.starts_with("Answer:") {
-            let mut atoms: Vec<String> = lines
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(String::from)
-                .collect();
-            atoms.sort();
-            *sets.entry(atoms).or_insert(0) += 1;
+            *sets.entry(sorted_atoms(lines.next())).or_insert(0) += 1;
         }
     }
     sets
+}
+
+/// The atoms of a model line (the line after `Answer:`), sorted.
+pub fn sorted_atoms(line: Option<&str>) -> Vec<String> {
+    let mut atoms: Vec<String> = line
+        .unwrap_or("")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    atoms.sort();
+    atoms
 }
