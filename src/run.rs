@@ -309,15 +309,20 @@ fn make_engine(
     };
     // `auto` left the completion to this point: the host engine's, unless the race makes its
     // own and the device's.
-    let single = threads::takes_nogoods(config);
-    let racing =
-        plan.kind == EngineKind::Auto && !optimising && !single && ground.minimality.is_none();
+    // One engine that takes nogoods from the run (`--project`, consequences) or from the
+    // minimality check of a disjunctive program with a head cycle (`engine::minimal`): not the
+    // threads' race, which takes none.
+    let single = threads::takes_nogoods(config) || ground.minimality.is_some();
+    let (ground_minimality, num_atoms) = (ground.minimality.clone(), ground.num_atoms);
+    let racing = plan.kind == EngineKind::Auto && !optimising && !single;
     let completion = match completion {
         Some(c) => c,
         None if racing => crate::nogoods::Completion::default(),
         None => prepare::completer(Some(host_opts().sums))(&ground),
     };
-    let threads = if racing {
+    let threads = if single {
+        1
+    } else if racing {
         threads::count_for_program(config, plan.kind, &ground)
     } else {
         threads::count(config, plan.kind, optimising, &completion)
@@ -370,42 +375,15 @@ fn make_engine(
         "the GPU engine takes part in optimization (#minimize) with --opt-mode=opt or optN only";
     let gpu_optimises = plan.kind == EngineKind::Auto
         && optimising
+        && !single
         && plan.gpu_engine == GpuEngine::Many
         && plan.device.is_some()
         && matches!(config.opt_mode.kind, OptKind::Opt | OptKind::OptN);
-    if let Some(m) = ground.minimality.clone() {
-        // A disjunctive program that is not head-cycle-free: one engine finds candidates and
-        // each is checked for minimality by second searches on the host (`engine::minimal`),
-        // which learn loop nogoods only into the host engine; the threads' portfolio has no
-        // such check, so the host engine runs on one thread.
-        let inner = match plan.kind {
-            EngineKind::Gpu if optimising && plan.gpu_engine == GpuEngine::Single => {
-                return Err(Failure::new(
-                    exit::UNSUPPORTED,
-                    format!("{NO_OPT} --gpu-engine=single (use the default many-searches engine)"),
-                )
-                .into())
-            }
-            EngineKind::Gpu => on_gpu()?,
-            EngineKind::Emu => many(Backend::Emulated).map_err(engine_failure)?,
-            EngineKind::Auto | EngineKind::Cpu => {
-                if plan.kind == EngineKind::Auto {
-                    eprintln!(
-                        "*** Info : (yasmin-rs): using the CPU engine on one thread: the \
-                         program is disjunctive and not head-cycle-free"
-                    );
-                }
-                cpu(&ground, &completion)
-            }
-        };
-        let opts = plan.host.unwrap_or_else(|| tester_options(plan));
-        return Ok(Box::new(Minimal::new(inner, m, ground.num_atoms, opts)));
-    }
     let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
         let race = OptRace::start(ground, completion, hosts(), deadline);
         Ok(Box::new(race.map_err(engine_failure)?))
     };
-    match plan.kind {
+    let engine: anyhow::Result<Box<dyn Engine>> = match plan.kind {
         EngineKind::Auto if gpu_optimises => {
             // The host threads start at once; the GPU joins their branch and bound when its
             // translation of the program is made (`engine::portfolio::optimize`).
@@ -449,8 +427,9 @@ fn make_engine(
         EngineKind::Gpu => on_gpu(),
         EngineKind::Auto if single => {
             eprintln!(
-                "*** Info : (yasmin-rs): using the CPU engine: --project and consequences hand it \
-                 nogoods as they go"
+                "*** Info : (yasmin-rs): using the CPU engine on one thread: it takes nogoods as \
+                 it goes (--project, consequences, or the minimality check of a disjunctive \
+                 program with a head cycle)"
             );
             Ok(cpu(&ground, &completion))
         }
@@ -484,7 +463,17 @@ fn make_engine(
                 .map_err(engine_failure)?;
             Ok(Box::new(race))
         }
-    }
+    };
+    let engine = engine?;
+    // A disjunctive program with a head cycle: each candidate checked for minimality by second
+    // searches on the host, which teach the engine loop nogoods.
+    Ok(match ground_minimality {
+        Some(m) => {
+            let opts = plan.host.unwrap_or_else(|| tester_options(plan));
+            Box::new(Minimal::new(engine, m, num_atoms, opts))
+        }
+        None => engine,
+    })
 }
 
 /// `YASMIN_GPU_EMULATED=1` (tests): `--engine=auto`'s GPU member is the search kernel compiled
