@@ -20,7 +20,7 @@
 //! reports only models within its bound, so each of its models beats the last one accepted;
 //! its proof that nothing beats its bound proves the optimum as a thread's does.
 
-use super::race::{spawn, GpuBuild};
+use super::race::{complete_beside, spawn, GpuBuild};
 use crate::engine::cpu::CpuEngine;
 use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
@@ -40,7 +40,7 @@ const GPU: u32 = u32::MAX;
 /// The GPU member on its way: the device's completion, made on a thread of its own, and what
 /// builds the member from it.
 struct GpuPending {
-    completion: Receiver<(GroundProgram, Completion)>,
+    completion: Receiver<(GroundProgram, Completion, ())>,
     build: GpuBuild,
 }
 
@@ -171,13 +171,8 @@ impl OptRace {
         complete: fn(&GroundProgram) -> Completion,
         build: GpuBuild,
     ) -> Result<(), EngineError> {
-        let (tx, rx) = mpsc::channel();
-        spawn("device-complete", move || {
-            let completion = complete(&ground);
-            let _ = tx.send((ground, completion));
-        })?;
         self.gpu_pending = Some(GpuPending {
-            completion: rx,
+            completion: complete_beside(ground, complete, |_| ())?,
             build,
         });
         Ok(())
@@ -188,7 +183,7 @@ impl OptRace {
         let Some(pending) = self.gpu_pending.take() else {
             return;
         };
-        let (ground, completion) = match pending.completion.try_recv() {
+        let (ground, completion, ()) = match pending.completion.try_recv() {
             Ok(done) => done,
             Err(TryRecvError::Empty) => {
                 self.gpu_pending = Some(pending);

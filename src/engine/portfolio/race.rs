@@ -168,14 +168,8 @@ impl Race {
         complete: fn(&GroundProgram) -> Completion,
         build: GpuBuild,
     ) -> Result<(), EngineError> {
-        let (tx, rx) = mpsc::channel();
-        spawn("device-complete", move || {
-            let completion = complete(&ground);
-            let space = variable_space(&completion);
-            let _ = tx.send((ground, completion, space));
-        })?;
         self.gpu_pending = Some(GpuPending {
-            completion: rx,
+            completion: complete_beside(ground, complete, variable_space)?,
             build,
         });
         Ok(())
@@ -379,6 +373,22 @@ impl Race {
 
 /// Spawn a member thread with as much stack as the main thread, where the host engine runs
 /// otherwise.
+/// Make `complete(&ground)` on a thread of its own (the device's completion, made while the
+/// host threads search); the receiver gets the program, the completion and `then` of it.
+pub(super) fn complete_beside<T: Send + 'static>(
+    ground: GroundProgram,
+    complete: fn(&GroundProgram) -> Completion,
+    then: fn(&Completion) -> T,
+) -> Result<Receiver<(GroundProgram, Completion, T)>, EngineError> {
+    let (tx, rx) = mpsc::channel();
+    spawn("device-complete", move || {
+        let completion = complete(&ground);
+        let extra = then(&completion);
+        let _ = tx.send((ground, completion, extra));
+    })?;
+    Ok(rx)
+}
+
 pub(super) fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(), EngineError> {
     std::thread::Builder::new()
         .name(name.into())
