@@ -12,16 +12,9 @@
 mod common;
 
 use common::bin::{gringo, yasmin, ROOT};
-use common::{answer_sets, Rng};
+use common::{answer_sets, env_u64, Rng};
 use std::collections::BTreeSet;
 use std::process::Command;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// A weighted vertex cover (priority 2) on a random graph, with a `#maximize` over odd
 /// vertices (priority 1), or items in bins under a `#sum` capacity, the bins used (priority

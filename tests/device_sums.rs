@@ -11,16 +11,9 @@
 mod common;
 
 use common::bin::{gringo, yasmin};
-use common::Rng;
+use common::{env_u64, Rng};
 use std::collections::BTreeMap;
 use std::process::Command;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// A program of `a(1..n)` choices and 1-3 families `hS(K) :- #sum{…} op K`.
 fn program(seed: u64) -> String {

@@ -58,3 +58,11 @@ pub fn sorted_atoms(line: Option<&str>) -> Vec<String> {
     atoms.sort();
     atoms
 }
+
+/// A number from the environment (a test's size or seed), or `default`.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
