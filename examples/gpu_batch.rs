@@ -32,8 +32,8 @@ use yasmin_rs::engine::cpu::CpuEngine;
 use yasmin_rs::engine::gpu::many::{Backend, ManyEngine};
 use yasmin_rs::engine::gpu::GpuEngine;
 use yasmin_rs::engine::minimal::Minimal;
-use yasmin_rs::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, Sums};
-use yasmin_rs::engine::{DeviceOptions, Engine, HostOptions, Limits, Step};
+use yasmin_rs::engine::{DeviceOptions, Engine, Limits, Step};
+use yasmin_rs::engine::{Heuristic, Learning, Sums};
 use yasmin_rs::output::ShownTable;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -115,22 +115,6 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
-/// The host engine with the device's choices (the paper's algorithm).
-fn host(o: &DeviceOptions) -> HostOptions {
-    HostOptions {
-        learning: o.learning,
-        heuristic: o.heuristic,
-        seed: o.seed,
-        // `nogoods::complete` below translates every sum (what the device engine needs).
-        sums: Sums::Translate,
-        decide: Decide::Rules,
-        save_progress: None,
-        phase_switch: None,
-        fwd_cut: FwdCut::Decisions,
-        restarts: RestartPolicy::Luby,
-    }
-}
-
 enum Verdict {
     Agree,
     Unsupported(String),
@@ -167,7 +151,7 @@ fn run_one(a: &Args, path: &str) -> Verdict {
         Kind::Cpu => Ok(Box::new(CpuEngine::new(
             &ground,
             &completion,
-            host(&a.opts),
+            a.opts.as_host(),
         ))),
     };
     let mut engine = match engine {
@@ -176,7 +160,7 @@ fn run_one(a: &Args, path: &str) -> Verdict {
     };
     // Disjunction with a head cycle: candidates checked for minimality, as the CLI does.
     if let Some(m) = ground.minimality.clone() {
-        engine = Box::new(Minimal::new(engine, m, ground.num_atoms, host(&a.opts)));
+        engine = Box::new(Minimal::new(engine, m, ground.num_atoms, a.opts.as_host()));
     }
     let checker = Checker::new(&program);
     let shown = ShownTable::new(&program);

@@ -238,26 +238,6 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     Ok(summary.exit_code())
 }
 
-/// The host options of the minimality check's second searches when the GPU engine finds the
-/// candidates: the device's learning, heuristic and seed, the paper's other choices.
-fn tester_options(plan: &plan::Plan) -> crate::engine::HostOptions {
-    use crate::engine::{Decide, FwdCut, HostOptions, RestartPolicy, Sums};
-    let d = plan
-        .device
-        .expect("a plan has the host or the device engine's options");
-    HostOptions {
-        learning: d.learning,
-        heuristic: d.heuristic,
-        seed: d.seed,
-        sums: Sums::Translate,
-        decide: Decide::Rules,
-        save_progress: None,
-        phase_switch: None,
-        fwd_cut: FwdCut::Decisions,
-        restarts: RestartPolicy::Luby,
-    }
-}
-
 /// The optimisation mode, when the program has minimize statements that are not ignored;
 /// clingo's warnings about the mode.
 fn optimisation<'c>(config: &'c Config, program: &lparse::Program) -> Option<&'c OptMode> {
@@ -469,7 +449,11 @@ fn make_engine(
     // searches on the host, which teach the engine loop nogoods.
     Ok(match ground_minimality {
         Some(m) => {
-            let opts = plan.host.unwrap_or_else(|| tester_options(plan));
+            let opts = plan.host.unwrap_or_else(|| {
+                plan.device
+                    .expect("a plan has the host or the device engine's options")
+                    .as_host()
+            });
             Box::new(Minimal::new(engine, m, num_atoms, opts))
         }
         None => engine,

@@ -26,10 +26,12 @@
 //!
 //! Reproduce one program: `cargo run --example gen_program -- --kind KIND --seed SEED`.
 
+mod common;
 mod gen;
 #[path = "differential/optimize.rs"]
 mod optimize;
 
+use common::sorted_atoms;
 use gen::{generate, program_seed, Kind};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -64,17 +66,6 @@ struct Answers {
     /// The result word (`SATISFIABLE`, `UNSATISFIABLE`, `UNKNOWN`, ...), if one was printed.
     result: Option<String>,
     exit: Option<i32>,
-}
-
-/// The atoms of the line after `Answer: N`, sorted.
-fn sorted_atoms(line: Option<&str>) -> Vec<String> {
-    let mut atoms: Vec<String> = line
-        .unwrap_or("")
-        .split_whitespace()
-        .map(str::to_owned)
-        .collect();
-    atoms.sort();
-    atoms
 }
 
 /// Parse clingo-style text: `Answer: N` (clingo 5.8 appends ` (Time: ...)`) then one line of

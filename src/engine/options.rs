@@ -120,6 +120,25 @@ pub struct DeviceOptions {
     pub cubes: Option<u32>,
 }
 
+impl DeviceOptions {
+    /// The host engine with the device's learning, heuristic and seed and the paper's other
+    /// choices (decisions on rules, decision nogoods under `fwd`, Luby restarts), over the
+    /// device's completion (every sum translated).
+    pub fn as_host(&self) -> HostOptions {
+        HostOptions {
+            learning: self.learning,
+            heuristic: self.heuristic,
+            seed: self.seed,
+            sums: Sums::Translate,
+            decide: Decide::Rules,
+            save_progress: None,
+            phase_switch: None,
+            fwd_cut: FwdCut::Decisions,
+            restarts: RestartPolicy::Luby,
+        }
+    }
+}
+
 /// One row of the configuration table: a value for each search option it sets, `None` where it
 /// leaves the option to what lies under it. The options a user gives are a row too, laid over a
 /// configuration's.
