@@ -85,6 +85,9 @@ pub struct Sources {
     body_watch: Vec<bool>,
     /// By atom: its source body, or `NONE`.
     src: Vec<u32>,
+    /// By atom: its rank while sourced, above the rank of every sourced internal atom of its
+    /// source body (so sources along conjunctions never form a cycle).
+    rank: Vec<u32>,
     work: Vec<u32>,
     in_work: Vec<bool>,
     /// Trail entries before `head` have been scanned for falsified bodies.
@@ -188,6 +191,7 @@ impl Sources {
             own,
             body_watch,
             src: vec![NONE; n],
+            rank: vec![0; n],
             work,
             in_work,
             head: 0,
@@ -239,8 +243,8 @@ impl Sources {
             for &b in rules.var_bodies.get(v) {
                 for i in 0..self.heads.get(b as usize).len() {
                     let h = self.heads.get(b as usize)[i];
-                    if self.src[h as usize] == b {
-                        self.unsource(h);
+                    if self.src[h as usize] == b && !self.resource(rules, a, h) {
+                        self.unsource(rules, a, h);
                     }
                 }
             }
@@ -248,7 +252,7 @@ impl Sources {
     }
 
     /// `p` loses its source, and so does every atom whose source needs `p`.
-    fn unsource(&mut self, p: u32) {
+    fn unsource(&mut self, rules: &Rules, a: &Assignment, p: u32) {
         self.src[p as usize] = NONE;
         self.enqueue(p);
         self.queue.push(p);
@@ -261,10 +265,10 @@ impl Sources {
                 if !was_valid || self.unsrc[bi] <= self.slack[bi] {
                     continue;
                 }
-                let own = &self.heads.get(bi)[..self.own[bi] as usize];
-                for &h in own {
+                for i in 0..self.own[bi] as usize {
+                    let h = self.heads.get(bi)[i];
                     let hi = h as usize;
-                    if self.src[hi] == b {
+                    if self.src[hi] == b && !self.resource(rules, a, h) {
                         self.src[hi] = NONE;
                         if !self.in_work[hi] {
                             self.in_work[hi] = true;
@@ -280,9 +284,16 @@ impl Sources {
     /// `p` gets source `b`; propagate: bodies whose last missing internal weight that was
     /// become sources of their unsourced heads of the component.
     fn set_source(&mut self, rules: &Rules, a: &Assignment, p: u32, b: u32) {
+        self.rank[p as usize] = self.rank_over(b);
         self.src[p as usize] = b;
+        self.queue.clear();
         self.queue.push(p);
-        while let Some(q) = self.queue.pop() {
+        // Breadth first: an atom's rank is its distance from the atoms sourced from outside,
+        // which leaves many lower-ranked alternatives for `resource`.
+        let mut next = 0;
+        while next < self.queue.len() {
+            let q = self.queue[next];
+            next += 1;
             for k in self.occ.range(q as usize) {
                 let (b, w) = self.occ.items[k];
                 let bi = b as usize;
@@ -294,28 +305,80 @@ impl Sources {
                 {
                     continue;
                 }
-                let own = &self.heads.get(bi)[..self.own[bi] as usize];
-                for &h in own {
+                let mut rank = None;
+                for i in 0..self.own[bi] as usize {
+                    let h = self.heads.get(bi)[i];
                     let hi = h as usize;
                     if self.src[hi] == NONE {
                         self.src[hi] = b;
+                        self.rank[hi] = *rank.get_or_insert_with(|| self.rank_over(b));
                         self.queue.push(h);
                     }
                 }
             }
         }
+        self.queue.clear();
+    }
+
+    /// The rank of an atom sourced by `b`: one above its sourced internal atoms.
+    fn rank_over(&self, b: u32) -> u32 {
+        self.internal
+            .range(b as usize)
+            .map(|k| self.internal.items[k].0 as usize)
+            .filter(|&x| self.src[x] != NONE)
+            .map(|x| self.rank[x] + 1)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// `p` (sourced) is about to lose its source: give it another body of its rules that is
+    /// not false and needs only internal atoms of lower rank (within its slack), keeping
+    /// `p`'s rank, so nothing that rests on `p` changes. False when there is none.
+    fn resource(&mut self, rules: &Rules, a: &Assignment, p: u32) -> bool {
+        let pi = p as usize;
+        let (s, old, rank) = (self.scc[pi], self.src[pi], self.rank[pi]);
+        for &r in rules.atom_rules.get(pi) {
+            let b = rules.rule_body[r as usize];
+            let bi = b as usize;
+            if b == old || a.is_false(Lit::t(rules.body_var[bi])) {
+                continue;
+            }
+            if self.body_scc[bi] == s {
+                let missing: i64 = self
+                    .internal
+                    .range(bi)
+                    .map(|k| self.internal.items[k])
+                    .filter(|&(x, _)| self.src[x as usize] == NONE || self.rank[x as usize] >= rank)
+                    .map(|(_, w)| w)
+                    .sum();
+                if missing > self.slack[bi] {
+                    continue;
+                }
+            }
+            self.src[pi] = b;
+            return true;
+        }
+        false
     }
 
     /// A body of `p`'s rules that can be its source now.
     fn valid_body(&self, rules: &Rules, a: &Assignment, p: u32) -> Option<u32> {
         let s = self.scc[p as usize];
-        rules.atom_rules.get(p as usize).iter().find_map(|&r| {
+        let mut first = None;
+        for &r in rules.atom_rules.get(p as usize) {
             let b = rules.rule_body[r as usize];
             let bi = b as usize;
-            let ok = !a.is_false(Lit::t(rules.body_var[bi]))
+            let bv = Lit::t(rules.body_var[bi]);
+            let ok = !a.is_false(bv)
                 && (self.body_scc[bi] != s || self.unsrc[bi] <= self.slack[bi]);
-            ok.then_some(b)
-        })
+            if ok {
+                if a.holds(bv) {
+                    return Some(b);
+                }
+                first.get_or_insert(b);
+            }
+        }
+        first
     }
 
     /// Find sources for the atoms of `work`; afterwards `work` holds exactly the unsourced
@@ -482,3 +545,4 @@ impl Sources {
         counts && atoms
     }
 }
+
