@@ -511,6 +511,22 @@ impl Sources {
         self.clear_set();
     }
 
+    /// Ranks order the sources (tests): the internal atoms of every source body that needs all
+    /// of them (slack 0: conjunctions) are sourced and of lower rank than its head, so no
+    /// cycle of such sources exists.
+    pub fn ranks_ordered(&self) -> bool {
+        (1..self.scc.len()).all(|p| {
+            let b = self.src[p];
+            if b == NONE || self.body_scc[b as usize] != self.scc[p] || self.slack[b as usize] != 0 {
+                return true;
+            }
+            self.internal.range(b as usize).all(|k| {
+                let x = self.internal.items[k].0 as usize;
+                self.src[x] != NONE && self.rank[x] < self.rank[p]
+            })
+        })
+    }
+
     /// The invariants at a fixpoint (for debug assertions): every cyclic atom is false or has
     /// a non-false source body of one of its rules whose internal atoms' unsourced weight is
     /// within its slack; `unsrc` counts exactly the unsourced internal atoms.
