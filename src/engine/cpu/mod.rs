@@ -92,8 +92,10 @@ pub struct CpuEngine {
     num_atoms: u32,
     a: Assignment,
     store: Store,
-    /// By literal code: the nogoods to visit when that literal starts to hold.
+    /// By literal code: the long nogoods to visit when that literal starts to hold.
     watches: Vec<Vec<Watch>>,
+    /// By literal code: the binary nogoods with that literal (the other one as `blocker`).
+    bins: Vec<Vec<Watch>>,
     scores: Scores,
     rules: Rules,
     /// `--decide=vars`: decide on any variable (`decide_vars`), not on applicable rules.
@@ -187,6 +189,7 @@ impl CpuEngine {
             a: Assignment::new(num_vars),
             store: Store::default(),
             watches: vec![Vec::new(); 2 * num_vars],
+            bins: vec![Vec::new(); 2 * num_vars],
             scores,
             deps,
             ufs: Unfounded::new(g, num_vars),

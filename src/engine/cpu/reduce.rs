@@ -8,7 +8,6 @@
 
 use super::assign::NO_REASON;
 use super::store::NgRef;
-use super::watch::BINARY;
 use super::CpuEngine;
 
 const FIRST: u64 = 2000;
@@ -80,16 +79,13 @@ impl CpuEngine {
     /// Compact the arena and rewrite watches and reasons.
     pub(super) fn collect_garbage(&mut self) {
         let fwd = self.store.collect();
-        for list in self.watches.iter_mut() {
-            list.retain_mut(|w| {
-                let bin = w.ng & BINARY;
-                match fwd.get(w.ng & !BINARY) {
-                    Some(n) => {
-                        w.ng = n | bin;
-                        true
-                    }
-                    None => false,
+        for list in self.watches.iter_mut().chain(self.bins.iter_mut()) {
+            list.retain_mut(|w| match fwd.get(w.ng) {
+                Some(n) => {
+                    w.ng = n;
+                    true
                 }
+                None => false,
             });
         }
         for &l in &self.a.trail {

@@ -4,126 +4,161 @@
 //! propagation reaches its fixpoint without conflict): for every live nogood, either neither
 //! watched literal holds, or the nogood is satisfied by a watched literal whose complement was
 //! assigned no later than the other watch, or the nogood was unit and its remaining literal's
-//! complement was propagated with it as the reason. The `blocker` of a watch is another literal
-//! of the nogood: when its complement holds, the nogood is satisfied and is skipped without
-//! touching the arena. Binary nogoods are handled from the watch alone (the blocker is the
-//! other literal). Propagation allocates nothing: each list is taken, filtered in place and put
-//! back.
+//! complement was propagated with it as the reason. Binary nogoods live in lists of their own
+//! (`bins`, by literal: the other literal and the nogood), visited before the long ones of the
+//! same literal, so the cheapest implications and conflicts come first and a long nogood's
+//! arena words are touched only when no binary settled the matter. The `blocker` of a long
+//! nogood's watch is another of its literals: when its complement holds, the nogood is
+//! satisfied and is skipped without touching the arena. Propagation allocates nothing: each
+//! list is taken, filtered in place and put back; values are read without bounds checks
+//! (every literal of a stored nogood is a variable of the assignment, checked in debug builds).
 
 use super::store::NgRef;
 use super::CpuEngine;
 use crate::lit::Lit;
 
-/// High bit of `Watch::ng`: the nogood is binary, `blocker` is its other literal.
-pub const BINARY: u32 = 1 << 31;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Watch {
     pub blocker: Lit,
-    /// Nogood reference, with [`BINARY`] set for binaries.
+    /// Nogood reference.
     pub ng: u32,
 }
 
 impl CpuEngine {
-    /// Watch `lits[0]` and `lits[1]` of nogood `r` (lits as stored).
+    /// Watch `lits[0]` and `lits[1]` of nogood `r` (lits as stored); a binary one goes to the
+    /// binary lists.
     pub(super) fn attach(&mut self, r: NgRef) {
         let lits = self.store.lits(r);
         let (w0, w1) = (lits[0], lits[1]);
-        let bin = if lits.len() == 2 { BINARY } else { 0 };
-        self.watches[w0.code() as usize].push(Watch {
-            blocker: w1,
-            ng: r | bin,
-        });
-        self.watches[w1.code() as usize].push(Watch {
-            blocker: w0,
-            ng: r | bin,
-        });
+        let lists = if lits.len() == 2 {
+            &mut self.bins
+        } else {
+            &mut self.watches
+        };
+        lists[w0.code() as usize].push(Watch { blocker: w1, ng: r });
+        lists[w1.code() as usize].push(Watch { blocker: w0, ng: r });
+    }
+
+    /// The value of `l` (1 holds, -1 false, 0 unassigned), unchecked in release builds.
+    #[inline(always)]
+    fn val(&self, l: Lit) -> i8 {
+        let i = l.code() as usize;
+        debug_assert!(i < self.a.vals.len());
+        // SAFETY: every literal of a stored nogood and of the trail has a variable below
+        // `num_vars`, for which `vals` has both entries (`Assignment::new`).
+        unsafe { *self.a.vals.get_unchecked(i) }
     }
 
     /// Unit propagation to fixpoint; returns a violated nogood, if any. (Not inlined: the
     /// profile then shows propagation apart from the search loop.)
     #[inline(never)]
     pub(super) fn propagate(&mut self) -> Option<NgRef> {
-        let mut conflict = None;
-        while conflict.is_none() && self.a.qhead < self.a.trail.len() {
+        while self.a.qhead < self.a.trail.len() {
             let p = self.a.trail[self.a.qhead];
             self.a.qhead += 1;
-            let mut ws = std::mem::take(&mut self.watches[p.code() as usize]);
-            let (mut i, mut j) = (0, 0);
-            while i < ws.len() {
-                let w = ws[i];
-                i += 1;
-                if self.a.is_false(w.blocker) {
-                    ws[j] = w;
-                    j += 1;
-                    continue;
-                }
-                if w.ng & BINARY != 0 {
-                    ws[j] = w;
-                    j += 1;
-                    let r = w.ng & !BINARY;
-                    if self.a.holds(w.blocker) {
-                        conflict = Some(r);
-                        break;
-                    }
-                    self.imply(w.blocker.negate(), r);
-                    continue;
-                }
-                let r = w.ng;
-                if self.store.is_deleted(r) {
-                    continue; // drop the watch of a deleted nogood
-                }
-                let lits = self.store.lits_mut(r);
-                if lits[0] == p {
-                    lits.swap(0, 1);
-                }
-                let first = lits[0];
-                if first != w.blocker && self.a.is_false(first) {
-                    ws[j] = Watch {
-                        blocker: first,
-                        ng: r,
-                    };
-                    j += 1;
-                    continue;
-                }
-                // A literal that does not hold replaces `p` as the second watch.
-                let mut moved = false;
-                for k in 2..lits.len() {
-                    let l = lits[k];
-                    if !self.a.holds(l) {
-                        lits[1] = l;
-                        lits[k] = p;
-                        self.watches[l.code() as usize].push(Watch {
-                            blocker: first,
-                            ng: r,
-                        });
-                        moved = true;
-                        break;
-                    }
-                }
-                if moved {
-                    continue;
-                }
-                ws[j] = Watch {
-                    blocker: first,
-                    ng: r,
-                };
-                j += 1;
-                if self.a.holds(first) {
-                    conflict = Some(r);
+            if let Some(c) = self.propagate_bins(p) {
+                return Some(c);
+            }
+            if let Some(c) = self.propagate_long(p) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    /// The binary nogoods of `p`, which just started to hold.
+    #[inline]
+    fn propagate_bins(&mut self, p: Lit) -> Option<NgRef> {
+        let bins = std::mem::take(&mut self.bins[p.code() as usize]);
+        let mut conflict = None;
+        for w in &bins {
+            match self.val(w.blocker) {
+                v if v < 0 => {}
+                0 => self.imply(w.blocker.negate(), w.ng),
+                _ => {
+                    conflict = Some(w.ng);
                     break;
                 }
-                self.imply(first.negate(), r);
             }
-            // Keep the watches not yet visited when a conflict cut the scan short.
-            while i < ws.len() {
-                ws[j] = ws[i];
-                i += 1;
-                j += 1;
-            }
-            ws.truncate(j);
-            self.watches[p.code() as usize] = ws;
         }
+        self.bins[p.code() as usize] = bins;
+        conflict
+    }
+
+    /// The long nogoods watched by `p`, which just started to hold.
+    #[inline]
+    fn propagate_long(&mut self, p: Lit) -> Option<NgRef> {
+        let mut conflict = None;
+        let mut ws = std::mem::take(&mut self.watches[p.code() as usize]);
+        let (mut i, mut j) = (0, 0);
+        while i < ws.len() {
+            // SAFETY: i < j <= ws.len() throughout (j never passes i).
+            let w = unsafe { *ws.get_unchecked(i) };
+            i += 1;
+            if self.val(w.blocker) < 0 {
+                unsafe { *ws.get_unchecked_mut(j) = w };
+                j += 1;
+                continue;
+            }
+            let r = w.ng;
+            if self.store.is_deleted(r) {
+                continue; // drop the watch of a deleted nogood
+            }
+            let lits = self.store.lits_mut(r);
+            if lits[0] == p {
+                lits.swap(0, 1);
+            }
+            let first = lits[0];
+            if first != w.blocker && self.a.vals[first.code() as usize] < 0 {
+                unsafe {
+                    *ws.get_unchecked_mut(j) = Watch {
+                        blocker: first,
+                        ng: r,
+                    }
+                };
+                j += 1;
+                continue;
+            }
+            // A literal that does not hold replaces `p` as the second watch.
+            let mut moved = false;
+            for k in 2..lits.len() {
+                let l = lits[k];
+                // SAFETY: as in `val` (a stored nogood's literal).
+                if unsafe { *self.a.vals.get_unchecked(l.code() as usize) } <= 0 {
+                    lits[1] = l;
+                    lits[k] = p;
+                    self.watches[l.code() as usize].push(Watch {
+                        blocker: first,
+                        ng: r,
+                    });
+                    moved = true;
+                    break;
+                }
+            }
+            if moved {
+                continue;
+            }
+            unsafe {
+                *ws.get_unchecked_mut(j) = Watch {
+                    blocker: first,
+                    ng: r,
+                }
+            };
+            j += 1;
+            if self.val(first) > 0 {
+                conflict = Some(r);
+                break;
+            }
+            self.imply(first.negate(), r);
+        }
+        // Keep the watches not yet visited when a conflict cut the scan short.
+        while i < ws.len() {
+            ws[j] = ws[i];
+            i += 1;
+            j += 1;
+        }
+        ws.truncate(j);
+        self.watches[p.code() as usize] = ws;
         conflict
     }
 
