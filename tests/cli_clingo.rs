@@ -1,7 +1,7 @@
 //! The command line a clingo user expects, each point beside what clingo does with the same
 //! input: `-V0..-V2`, `-q` levels, `enc.lp -`, `<stdin>` in diagnostics, `Answer: N (Time: …)`,
 //! `CPU Time`, `--outf=1`, `--outf=2`'s times, `--stats`' problem table, a fractional
-//! `--time-limit`, and a closed output pipe.
+//! `--time-limit`, a closed output pipe, and auxiliary atoms of the analysis never shown.
 //!
 //! clingo 5.8 is PyPI's (`python3 -m clingo`, for the output; it always exits 0), clingo 5.4 the
 //! Debian binary (`clingo`, for exit codes). The tests fail, not skip, without them.
@@ -306,5 +306,113 @@ fn a_closed_output_pipe_ends_quietly_with_141() {
         let stderr = String::from_utf8_lossy(&done.stderr);
         assert_eq!(done.status.code(), Some(141), "{stderr}");
         assert!(stderr.is_empty(), "{stderr}");
+    }
+}
+
+/// Head sets with several bodies (`a(X);b(X)` for each `q(Y)`, one with a sum body) are shifted
+/// over auxiliary atoms of the analysis: no format, engine, projection or consequence shows one
+/// or counts a model twice, and every model passes the checker (which would reject an atom the
+/// input does not have).
+#[test]
+fn auxiliary_atoms_of_shared_disjunctions_are_never_shown() {
+    let base = "{ q(1..3) }. a(X) ; b(X) :- q(Y), X = 1..2. \
+                a(3) ; b(3) :- q(1). a(3) ; b(3) :- #sum { 1,Y : q(Y) } >= 2. \
+                c :- a(1), not b(2).";
+    let text = format!("{base} #project a/1. #project c/0.");
+    let file = source("shared.lp", &text);
+    // clingo 5.8 prints only the `#project` atoms' consequences (yasmin-rs all shown ones).
+    let plain = source("shared_plain.lp", base);
+    let aspif = gringo(&text, &[]);
+    let smodels = gringo(base, &["--output=smodels"]); // smodels has no `#project`
+    let theirs = clingo58(&[&file, "-n", "0"], b"");
+    let sets = answer_sets(&theirs.stdout);
+    // No q: 1; q(2) or q(3) alone: a(1)/b(1) times a(2)/b(2); otherwise a(3)/b(3) too.
+    assert_eq!(
+        sets.values().sum::<usize>(),
+        1 + 2 * 4 + 5 * 8,
+        "{}",
+        theirs.stdout
+    );
+    let stats = yasmin(&["-", "-q", "--stats", "-V2", "--engine=cpu"], Some(&aspif));
+    assert!(
+        stats.stderr.contains(" 3 auxiliary atoms"),
+        "{}",
+        stats.stderr
+    );
+    for engine in ["--engine=cpu", "--engine=emu"] {
+        for input in [&aspif, &smodels] {
+            let ours = yasmin(&["-", "-n", "0", engine], Some(input));
+            assert_eq!(ours.code, Some(30), "{engine}: {}", ours.stderr);
+            assert_eq!(answer_sets(&ours.stdout), sets, "{engine}");
+        }
+        // JSON: the same witnesses.
+        let witnesses = |out: &str| -> Vec<Vec<String>> {
+            let v: serde_json::Value = serde_json::from_str(out).unwrap();
+            let mut w: Vec<Vec<String>> = v["Call"][0]["Witnesses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| {
+                    let mut a: Vec<String> = w["Value"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|s| s.as_str().unwrap().to_owned())
+                        .collect();
+                    a.sort();
+                    a
+                })
+                .collect();
+            w.sort();
+            w
+        };
+        let ours = yasmin(&[&file, "-n", "0", "--outf=2", engine], None);
+        let json = clingo58(&[&file, "-n", "0", "--outf=2"], b"");
+        assert_eq!(witnesses(&ours.stdout), witnesses(&json.stdout), "{engine}");
+        // The competition format: one `ANSWER` line, then the atoms each with a period.
+        let ours = yasmin(&[&file, "--outf=1", engine], None);
+        let line = ours.stdout.lines().skip_while(|l| *l != "ANSWER").nth(1);
+        let mut atoms: Vec<String> = line
+            .unwrap_or_else(|| panic!("{engine}: {}", ours.stdout))
+            .split_whitespace()
+            .map(|a| a.trim_end_matches('.').to_owned())
+            .collect();
+        atoms.sort();
+        assert!(sets.contains_key(&atoms), "{engine}: {atoms:?}");
+    }
+    // --project (the `#project` atoms) and consequences, on the one engine that takes nogoods.
+    for args in [
+        &["--project", "-n", "0"][..],
+        &["--enum-mode=brave"],
+        &["--enum-mode=cautious"],
+    ] {
+        let f = if args[0] == "--project" {
+            &file
+        } else {
+            &plain
+        };
+        let ours = yasmin(&[&[&f[..], "--engine=cpu"][..], args].concat(), None);
+        let theirs = clingo58(&[&[&f[..]][..], args].concat(), b"");
+        let last = |out: &str| -> Vec<String> {
+            let mut l = out.lines();
+            let mut last = None;
+            while let Some(line) = l.next() {
+                if line.starts_with("Answer:") {
+                    last = l.next().map(String::from);
+                }
+            }
+            common::sorted_atoms(last.as_deref())
+        };
+        if args[0] == "--project" {
+            assert_eq!(
+                count(&ours.stdout, "Answer:"),
+                count(&theirs.stdout, "Answer:"),
+                "{args:?}\n{}\n{}",
+                ours.stdout,
+                theirs.stdout
+            );
+        } else {
+            assert_eq!(last(&ours.stdout), last(&theirs.stdout), "{args:?}");
+        }
     }
 }

@@ -1,12 +1,14 @@
 //! `Program` → [`GroundProgram`]: honoured rules with shared bodies, externals turned into rules,
 //! the head map, the positive dependency graph and its components.
 //!
-//! Invariant: the supported models of the returned program (atoms `1..=num_atoms`) are exactly
-//! the supported models of the input program with its externals read as documented on
-//! [`analyse`] and its disjunctive rules shifted (which keeps the answer sets of a
-//! head-cycle-free program; for any other, every answer set is among them, and the components
-//! with a head cycle are marked acyclic and described in `minimality` for the engines' check,
-//! [`super::minimality`]); equal normalised bodies are stored once; `#project` is the run's
+//! Invariant: the supported models of the returned program, restricted to the input's atoms
+//! (`1..=input_atoms()`), are exactly the supported models of the input program with its
+//! externals read as documented on [`analyse`] and its disjunctive rules shifted, one for one
+//! (the auxiliary atom of a shared head set holds exactly when one of its bodies does); shifting
+//! keeps the answer sets of a head-cycle-free program; for any other, every answer set is among
+//! them, and the components with a head cycle are marked acyclic and described in `minimality`
+//! for the engines' check, [`super::minimality`] (such a program gets no auxiliary atom);
+//! equal normalised bodies are stored once; `#project` is the run's
 //! (`--project`), not the search's; anything of the input the solver cannot
 //! honour is an [`Unsupported`] error, never silently dropped (`#heuristic`, which only guides
 //! search, is kept for `--heuristic=domain`; the run says when it is ignored).
@@ -14,7 +16,7 @@
 use super::minimality::Minimality;
 use super::normalise::{normalise_conj, normalise_sum};
 use super::scc::tarjan;
-use super::shift::{head_cycles, shifted_body};
+use super::shift::{head_cycles, share_heads, shifted_body, Shift};
 use super::{BodyDef, GroundProgram, RuleDef};
 use crate::csr::Csr;
 use lparse::{Body, ExternalValue, HeadKind, Program};
@@ -46,9 +48,11 @@ pub enum Unsupported {
 /// atom. A choice rule with an empty head and a rule whose body can never
 /// hold are dropped (their head atoms stay atoms).
 ///
-/// Disjunctive rules are shifted into normal rules ([`super::shift`]); the components with
-/// two atoms of one disjunctive head are marked acyclic and described in
-/// [`GroundProgram::minimality`] (see [`super::minimality`]).
+/// Disjunctive rules are shifted into normal rules ([`super::shift`]); in a head-cycle-free
+/// program a head set with several bodies is shifted once, over an auxiliary atom numbered
+/// after the input's ([`GroundProgram::aux_atoms`]). The components with two atoms of one
+/// disjunctive head are marked acyclic and described in [`GroundProgram::minimality`] (see
+/// [`super::minimality`]); such a program is shifted rule by rule.
 pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     if program.theory_statements > 0 {
         return Err(Unsupported::Theory(program.theory_statements));
@@ -125,11 +129,13 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         }
     }
 
-    let minimality = if disjunctive.is_empty() {
-        None
+    let (minimality, aux_atoms) = if disjunctive.is_empty() {
+        (None, 0)
     } else {
         shift_all(num_atoms, &mut b, disjunctive)?
     };
+    // The auxiliary atoms of shared head sets follow the input's (`shift::share_heads`).
+    let num_atoms = num_atoms + aux_atoms;
 
     let (head_offsets, head_rules) = head_csr(num_atoms, &b.rules);
     let dependencies = dependency_csr(
@@ -149,6 +155,7 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     let tight = !scc_cyclic.iter().any(|&c| c);
     let mut g = GroundProgram {
         num_atoms,
+        aux_atoms,
         bodies: b.bodies,
         rules: b.rules,
         head_offsets,
@@ -166,13 +173,16 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     Ok(g)
 }
 
-/// Add the shifted rules of `disjunctive` to `b`; when the program with them is not
-/// head-cycle-free, what the minimality check needs about its head cycles.
+/// Add the shifted rules of `disjunctive` to `b` (atoms `1..=num_atoms` so far); the number of
+/// auxiliary atoms they use (`num_atoms + 1 ..`), and, when the program with them is not
+/// head-cycle-free, what the minimality check needs about its head cycles. Such a program is
+/// shifted rule by rule, without auxiliary atoms: its minimality check reads the input's rules
+/// and atoms.
 fn shift_all(
     num_atoms: u32,
     b: &mut Builder,
     disjunctive: Vec<(usize, Vec<u32>, BodyDef)>,
-) -> Result<Option<Minimality>, Unsupported> {
+) -> Result<(Option<Minimality>, u32), Unsupported> {
     let dependencies = dependency_csr(
         num_atoms,
         b.rules
@@ -182,7 +192,7 @@ fn shift_all(
     );
     let (scc, _) = tarjan(&dependencies);
     let non_hcf = head_cycles(disjunctive.iter().map(|(_, h, _)| h.as_slice()), &scc);
-    let minimality = (!non_hcf.is_empty()).then(|| {
+    if !non_hcf.is_empty() {
         let normal = b
             .rules
             .iter()
@@ -190,18 +200,51 @@ fn shift_all(
         let disj = disjunctive
             .iter()
             .map(|(_, h, body)| (h.as_slice(), false, body));
-        Minimality::new(num_atoms, &scc, &non_hcf, normal.chain(disj))
-    });
-    for (rule, head, body) in disjunctive {
-        for (i, &a) in head.iter().enumerate() {
-            match shifted_body(&body, &head, i) {
-                Ok(Some(body)) => b.rule(vec![a], false, body),
-                Ok(None) => {}
-                Err(_) => return Err(Unsupported::ShiftOverflow { rule }),
+        let minimality = Minimality::new(num_atoms, &scc, &non_hcf, normal.chain(disj));
+        for (rule, head, body) in disjunctive {
+            shift_alone(b, rule, &head, &body)?;
+        }
+        return Ok((Some(minimality), 0));
+    }
+    let (plan, aux_atoms) =
+        share_heads(disjunctive.iter().map(|(_, h, body)| (h.as_slice(), body)));
+    let mut shifted = vec![false; aux_atoms as usize];
+    for ((rule, head, body), plan) in disjunctive.into_iter().zip(plan) {
+        match plan {
+            Shift::Alone => shift_alone(b, rule, &head, &body)?,
+            Shift::Repeat => {}
+            Shift::Shared(k) => {
+                // d :- B; and, with the head set's first body, aᵢ :- d, not aⱼ (j ≠ i).
+                let d = num_atoms + 1 + k;
+                if !std::mem::replace(&mut shifted[k as usize], true) {
+                    let over_d = BodyDef::Conj {
+                        pos: vec![d],
+                        neg: vec![],
+                    };
+                    shift_alone(b, rule, &head, &over_d)?;
+                }
+                b.rule(vec![d], false, body);
             }
         }
     }
-    Ok(minimality)
+    Ok((None, aux_atoms))
+}
+
+/// The `k` shifted rules of `head :- body` (those that can hold).
+fn shift_alone(
+    b: &mut Builder,
+    rule: usize,
+    head: &[u32],
+    body: &BodyDef,
+) -> Result<(), Unsupported> {
+    for (i, &a) in head.iter().enumerate() {
+        match shifted_body(body, head, i) {
+            Ok(Some(body)) => b.rule(vec![a], false, body),
+            Ok(None) => {}
+            Err(_) => return Err(Unsupported::ShiftOverflow { rule }),
+        }
+    }
+    Ok(())
 }
 
 /// `program.max_atom`, or more if the program was built without noting every atom (the CSRs

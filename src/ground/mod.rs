@@ -2,11 +2,15 @@
 //! positive dependency graph, its strongly connected components and tightness.
 //!
 //! Invariant: every rule of the input that the solver honours appears in `rules` exactly once,
-//! pointing at the one `BodyDef` equal to its body, except a disjunctive rule `a₁;…;aₖ :- B` of a
-//! head-cycle-free program, which appears as its `k` shifted rules `aᵢ :- B, not aⱼ (j ≠ i)`
-//! (module `shift`; the components with a head cycle are marked acyclic and described in
-//! `minimality`, module `minimality`); no rule has a disjunctive head; atoms keep their program numbers
-//! (`1..=num_atoms`); an atom is in a cyclic component exactly when it lies on a cycle of the
+//! pointing at the one `BodyDef` equal to its body, except a disjunctive rule `a₁;…;aₖ :- B`,
+//! which appears as its `k` shifted rules `aᵢ :- B, not aⱼ (j ≠ i)` (module `shift`; in a program
+//! with a head cycle the components with one are marked acyclic and described in `minimality`,
+//! module `minimality`) or, in a head-cycle-free program whose head set has several bodies, as
+//! `d :- B` for the one auxiliary atom `d` of that head set, shifted once as `aᵢ :- d, not aⱼ`;
+//! no rule has a disjunctive head; the input's atoms keep their program numbers
+//! (`1..=input_atoms()`) and the auxiliary atoms follow (`input_atoms()+1..=num_atoms`), each a
+//! function of the others in every answer set, so that an answer set is determined by its input
+//! atoms; an atom is in a cyclic component exactly when it lies on a cycle of the
 //! positive dependency graph (head ← positive body atom, through sum bodies' positive literals
 //! too) and not in a component with a head cycle; `tight` = no cyclic component.
 
@@ -42,8 +46,12 @@ pub struct RuleDef {
 /// The analysed program every later stage reads.
 #[derive(Clone, Debug, Default)]
 pub struct GroundProgram {
-    /// Atoms are `1..=num_atoms`.
+    /// Atoms are `1..=num_atoms`: the input's, then `aux_atoms` auxiliary ones.
     pub num_atoms: u32,
+    /// Atoms the analysis added (one per shared disjunctive head set, module `shift`), the last
+    /// of `1..=num_atoms`. They are variables like any atom, but no model, checker, output or
+    /// projection sees them: the engines report [`GroundProgram::input_atoms`] only.
+    pub aux_atoms: u32,
     pub bodies: Vec<BodyDef>,
     pub rules: Vec<RuleDef>,
     /// Atom → rules with that atom in the head (CSR over `0..=num_atoms`).
@@ -74,6 +82,10 @@ impl GroundProgram {
     pub fn rules_of(&self, atom: u32) -> &[u32] {
         let a = atom as usize;
         &self.head_rules[self.head_offsets[a] as usize..self.head_offsets[a + 1] as usize]
+    }
+    /// The input program's atoms are `1..=input_atoms()`; a model holds only those.
+    pub fn input_atoms(&self) -> u32 {
+        self.num_atoms - self.aux_atoms
     }
     /// `atom` lies on a positive cycle.
     pub fn is_cyclic(&self, atom: u32) -> bool {

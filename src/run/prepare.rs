@@ -168,11 +168,18 @@ fn work(
     }
     phase(
         "Analyse",
-        format!(
-            "{} bodies, {} rules",
-            ground.bodies.len(),
-            ground.rules.len()
-        ),
+        match ground.aux_atoms {
+            0 => format!(
+                "{} bodies, {} rules",
+                ground.bodies.len(),
+                ground.rules.len()
+            ),
+            aux => format!(
+                "{} bodies, {} rules, {aux} auxiliary atoms",
+                ground.bodies.len(),
+                ground.rules.len()
+            ),
+        },
     );
     problem.bodies = ground.bodies.len() as u64;
     problem.tight = ground.tight;

@@ -46,7 +46,8 @@ pub enum Kind {
     Choice,
     /// `#count` / `#sum` bodies (lower and upper bounds, negative literals) and constraints.
     Aggregate,
-    /// Disjunctive heads `a;b :- body.` (some on positive cycles, so not head-cycle-free) mixed
+    /// Disjunctive heads `a;b :- body.` (some with several bodies, some on positive cycles, so
+    /// not head-cycle-free) mixed
     /// with normal rules, and recursive non-monotone sums (negative weights, upper bounds), which
     /// gringo itself writes as disjunctive rules.
     Disjunctive,
@@ -400,14 +401,18 @@ impl Gen {
         let all: Vec<usize> = (1..=self.n).collect();
         // Disjunctive guesses; positive body atoms from anywhere, so some heads end up on a
         // positive cycle (not head-cycle-free) and some in loops that unfounded-set checks need.
+        // Sometimes one head with several bodies, which the analysis of a head-cycle-free
+        // program shifts once, over an auxiliary atom.
         for _ in 0..self.rng.range(1, 3) {
             let k = self.rng.range(2, 3);
             let head = self.disjunction(k);
-            let mut body: Vec<String> = Vec::new();
-            for _ in 0..self.rng.range(0, 2) {
-                body.push(self.lit(35));
+            for _ in 0..self.rng.range(1, 3) {
+                let mut body: Vec<String> = Vec::new();
+                for _ in 0..self.rng.range(0, 2) {
+                    body.push(self.lit(35));
+                }
+                self.emit_rule(&head, &body);
             }
-            self.emit_rule(&head, &body);
         }
         for h in 1..=self.n {
             if self.rng.chance(35) {

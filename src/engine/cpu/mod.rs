@@ -90,6 +90,8 @@ const BUMP_RULES: usize = 4;
 pub struct CpuEngine {
     opts: HostOptions,
     num_atoms: u32,
+    /// The input's atoms, those a model reports (`GroundProgram::input_atoms`).
+    input_atoms: u32,
     a: Assignment,
     store: Store,
     /// By literal code: the long nogoods to visit when that literal starts to hold.
@@ -186,6 +188,7 @@ impl CpuEngine {
         let mut e = CpuEngine {
             opts,
             num_atoms: g.num_atoms,
+            input_atoms: g.input_atoms(),
             a: Assignment::new(num_vars),
             store: Store::default(),
             watches: vec![Vec::new(); 2 * num_vars],
@@ -491,15 +494,17 @@ impl CpuEngine {
         n
     }
 
+    /// The true atoms of the input (auxiliary atoms are the analysis's, never a model's).
     fn model(&self) -> Model {
-        let atoms = (1..=self.num_atoms)
+        let atoms = (1..=self.input_atoms)
             .filter(|&p| self.a.holds(Lit::t(p)))
             .collect();
         Model { atoms }
     }
 
     /// The atoms' literals assigned above level 0: any other answer set differs on one of
-    /// them, since literals of level 0 hold in every answer set.
+    /// them, since literals of level 0 hold in every answer set. Auxiliary atoms may be among
+    /// them: each is a function of the input's atoms, so the nogood excludes this model only.
     fn blocking_nogood(&self) -> Vec<Lit> {
         (1..=self.num_atoms)
             .filter(|&p| self.a.level_of(p) > 0)

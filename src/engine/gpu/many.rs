@@ -83,7 +83,10 @@ pub trait Memory {
 
 pub struct ManyEngine {
     mem: Box<dyn Memory>,
-    num_atoms: u32,
+    /// The input's atoms, those a model reports (`GroundProgram::input_atoms`; the auxiliary
+    /// atoms after them are a function of these, so models distinct on all atoms are distinct
+    /// on these).
+    input_atoms: u32,
     /// Searches holding a model the host has not taken yet.
     pending: VecDeque<usize>,
     seen: HashSet<Vec<u32>>,
@@ -193,7 +196,7 @@ impl ManyEngine {
         }
         Ok(ManyEngine {
             mem,
-            num_atoms: g.num_atoms,
+            input_atoms: g.input_atoms(),
             pending: VecDeque::new(),
             seen: HashSet::new(),
             exhausted: c.db.has_empty,
@@ -265,9 +268,9 @@ impl ManyEngine {
             while let Some(sid) = self.pending.pop_front() {
                 let bits = self
                     .mem
-                    .model_bits(sid, (self.num_atoms as usize + 32) / 32)?;
+                    .model_bits(sid, (self.input_atoms as usize + 32) / 32)?;
                 self.mem.set_status(sid, status::BLOCK)?;
-                let atoms: Vec<u32> = (1..=self.num_atoms)
+                let atoms: Vec<u32> = (1..=self.input_atoms)
                     .filter(|&v| bits[v as usize / 32] >> (v % 32) & 1 == 1)
                     .collect();
                 // Optimisation: a model found under an earlier bound may be beyond this one.

@@ -65,7 +65,8 @@ pub struct GpuEngine {
     run: Launcher,
     buf: Buffers,
     num_vars: usize,
-    num_atoms: u32,
+    /// The input's atoms, those a model reports (`GroundProgram::input_atoms`).
+    input_atoms: u32,
     state: Vec<u32>,
     stats: Stats,
     /// The last batch was a decision (or completion): ACTION in the state words is fresh.
@@ -112,7 +113,7 @@ impl GpuEngine {
             },
             buf,
             num_vars: c.db.num_vars as usize,
-            num_atoms: g.num_atoms,
+            input_atoms: g.input_atoms(),
             state: vec![0; st::WORDS],
             stats: Stats::default(),
             decided: false,
@@ -341,7 +342,7 @@ impl GpuEngine {
                     }
                 }
                 let a = self.download_assignment()?;
-                let atoms = (1..=self.num_atoms)
+                let atoms = (1..=self.input_atoms)
                     .filter(|&v| a[v as usize] > 0)
                     .collect();
                 self.stats.models += 1;
