@@ -514,6 +514,7 @@ impl Sources {
     /// Ranks order the sources (tests): the internal atoms of every source body that needs all
     /// of them (slack 0: conjunctions) are sourced and of lower rank than its head, so no
     /// cycle of such sources exists.
+    #[cfg(test)]
     pub fn ranks_ordered(&self) -> bool {
         (1..self.scc.len()).all(|p| {
             let b = self.src[p];
