@@ -168,13 +168,14 @@ def stat_rate(r, key):
 
 
 def speed_table(rows):
-    """Conflicts per second of search, the host engine on one thread (`cpu:*`, threads 1)
+    """Conflicts per second of search, the host engine on one thread (engine cpu, threads 1)
     against clingo (one thread), per instance both searched for at least a second (their own
     search times: ours `Search time`, clingo's `Solving:`): per class the median ratio, and the
     median over all. Only rows that hold both search times (clingo's since 2026-11-25)."""
     configs, classes, cell = matrix(rows)
-    ours = [c for c in configs if c.startswith("cpu:") and all(
-        r.get("threads") == 1 for r in rows if r["config"] == c)]
+    ours = [c for c in configs if all(
+        r.get("solver") == "yasmin-rs" and r.get("engine") == "cpu" and r.get("threads") == 1
+        for r in rows if r["config"] == c)]
     if "clingo" not in configs or not ours:
         return []
 
