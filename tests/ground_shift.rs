@@ -283,21 +283,25 @@ fn shifting_keeps_answer_sets_and_head_cycles_are_described() {
     assert!(shifted > 1000 && described > 100 && with_sets > 500 && with_aux > 200);
 }
 
-#[test]
-fn head_cycle_component_holds_the_cycle_and_its_rules() {
-    // a ; b :- c.  c :- a.  c :- b.  d :- not a.  — a, b and c form the one head cycle.
-    let mut p = Program::default();
-    let rule = |head: Vec<u32>, body: Vec<i32>| Rule {
+/// `head₁ ; … :- body.`
+fn disjunctive(head: Vec<u32>, body: Vec<i32>) -> Rule {
+    Rule {
         head: Head {
             kind: HeadKind::Disjunctive,
             atoms: head,
         },
         body: Body::Normal(body),
-    };
-    p.rule(rule(vec![1, 2], vec![3]));
-    p.rule(rule(vec![3], vec![1]));
-    p.rule(rule(vec![3], vec![2]));
-    p.rule(rule(vec![4], vec![-1]));
+    }
+}
+
+#[test]
+fn head_cycle_component_holds_the_cycle_and_its_rules() {
+    // a ; b :- c.  c :- a.  c :- b.  d :- not a.  — a, b and c form the one head cycle.
+    let mut p = Program::default();
+    p.rule(disjunctive(vec![1, 2], vec![3]));
+    p.rule(disjunctive(vec![3], vec![1]));
+    p.rule(disjunctive(vec![3], vec![2]));
+    p.rule(disjunctive(vec![4], vec![-1]));
     let g = analyse(&p).unwrap();
     let m = g.minimality.expect("a head cycle");
     assert_eq!(m.components, vec![vec![1, 2, 3]]);
@@ -313,17 +317,10 @@ fn head_cycle_component_holds_the_cycle_and_its_rules() {
 fn a_head_set_with_several_bodies_is_shifted_once_over_an_auxiliary_atom() {
     // a ; b :- c.  b ; a :- not c.  a ; b :- c.  b ; e :- c.  {c}.
     let mut p = Program::default();
-    let rule = |head: Vec<u32>, body: Vec<i32>| Rule {
-        head: Head {
-            kind: HeadKind::Disjunctive,
-            atoms: head,
-        },
-        body: Body::Normal(body),
-    };
-    p.rule(rule(vec![1, 2], vec![3]));
-    p.rule(rule(vec![2, 1], vec![-3]));
-    p.rule(rule(vec![1, 2], vec![3]));
-    p.rule(rule(vec![2, 4], vec![3]));
+    p.rule(disjunctive(vec![1, 2], vec![3]));
+    p.rule(disjunctive(vec![2, 1], vec![-3]));
+    p.rule(disjunctive(vec![1, 2], vec![3]));
+    p.rule(disjunctive(vec![2, 4], vec![3]));
     p.rule(Rule {
         head: Head {
             kind: HeadKind::Choice,
