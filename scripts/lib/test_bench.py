@@ -186,6 +186,24 @@ class Report(unittest.TestCase):
         self.assertEqual((tot["clingo"], tot["cpu:res"]), (2, 1))
         self.assertIn("Wrong answers: 0.", tab)
 
+    def test_speed_table_takes_one_thread_host_engine_rows_by_any_name(self):
+        def rated(inst, cfg, conflicts, secs, solver="yasmin-rs", engine="cpu", threads=1):
+            r = row(inst, cfg, "SAT", secs, solver=solver)
+            r.update(engine=engine, threads=threads,
+                     stats={"conflicts": conflicts, "search_s": secs})
+            return r
+        rows = [rated("k/instances/1.lp", "clingo", 1000, 2.0, solver="clingo", engine=None),
+                rated("k/instances/1.lp", "after", 500, 2.0),
+                rated("k/instances/1.lp", "cpu:t4", 4000, 2.0, threads=4),
+                rated("k/instances/1.lp", "gpu", 9000, 2.0, engine="gpu"),
+                rated("k/instances/2.lp", "clingo", 100, 0.5, solver="clingo", engine=None),
+                rated("k/instances/2.lp", "after", 100, 0.5)]  # under 1 s: not rated
+        tab = report.speed_table(rows)
+        self.assertIn("`after` ÷ clingo (n)", tab[0])
+        self.assertNotIn("cpu:t4", tab[0])
+        self.assertNotIn("`gpu`", tab[0])
+        self.assertIn("| k | 0.50 (1) |", tab)
+
     def test_same_run_clingo_makes_wrong(self):
         # The manifest has no answer ('') but clingo's row says UNSAT: a SAT is WRONG.
         rows = [row("k/instances/1.lp", "clingo", "UNSAT", 1.0, "", solver="clingo"),
