@@ -168,18 +168,15 @@ fn work(
     }
     phase(
         "Analyse",
-        match ground.aux_atoms {
-            0 => format!(
-                "{} bodies, {} rules",
-                ground.bodies.len(),
-                ground.rules.len()
-            ),
-            aux => format!(
-                "{} bodies, {} rules, {aux} auxiliary atoms",
-                ground.bodies.len(),
-                ground.rules.len()
-            ),
-        },
+        format!(
+            "{} bodies, {} rules{}",
+            ground.bodies.len(),
+            ground.rules.len(),
+            match ground.aux_atoms {
+                0 => String::new(),
+                aux => format!(", {aux} auxiliary atoms"),
+            }
+        ),
     );
     problem.bodies = ground.bodies.len() as u64;
     problem.tight = ground.tight;

@@ -234,7 +234,12 @@ mod tests {
     #[test]
     fn rescaling_keeps_the_heap_order_when_scores_underflow() {
         let none: Vec<Vec<Lit>> = Vec::new();
-        let mut s = Scores::new(Heuristic::Activity, 11, none.iter().map(|v| v.as_slice()), 1);
+        let mut s = Scores::new(
+            Heuristic::Activity,
+            11,
+            none.iter().map(|v| v.as_slice()),
+            1,
+        );
         // Larger variables score higher, so the heap holds them above the smaller ones...
         for v in 1..=9 {
             s.score[v as usize] = 1e-250 * v as f64;

@@ -286,7 +286,7 @@ impl Sources {
     fn set_source(&mut self, rules: &Rules, a: &Assignment, p: u32, b: u32) {
         self.rank[p as usize] = self.rank_over(b);
         self.src[p as usize] = b;
-        self.queue.clear();
+        debug_assert!(self.queue.is_empty(), "unsource leaves the queue empty");
         self.queue.push(p);
         // Breadth first: an atom's rank is its distance from the atoms sourced from outside,
         // which leaves many lower-ranked alternatives for `resource`.
@@ -369,8 +369,8 @@ impl Sources {
             let b = rules.rule_body[r as usize];
             let bi = b as usize;
             let bv = Lit::t(rules.body_var[bi]);
-            let ok = !a.is_false(bv)
-                && (self.body_scc[bi] != s || self.unsrc[bi] <= self.slack[bi]);
+            let ok =
+                !a.is_false(bv) && (self.body_scc[bi] != s || self.unsrc[bi] <= self.slack[bi]);
             if ok {
                 if a.holds(bv) {
                     return Some(b);
@@ -518,7 +518,8 @@ impl Sources {
     pub fn ranks_ordered(&self) -> bool {
         (1..self.scc.len()).all(|p| {
             let b = self.src[p];
-            if b == NONE || self.body_scc[b as usize] != self.scc[p] || self.slack[b as usize] != 0 {
+            if b == NONE || self.body_scc[b as usize] != self.scc[p] || self.slack[b as usize] != 0
+            {
                 return true;
             }
             self.internal.range(b as usize).all(|k| {
@@ -562,4 +563,3 @@ impl Sources {
         counts && atoms
     }
 }
-

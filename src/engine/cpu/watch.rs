@@ -39,16 +39,6 @@ impl CpuEngine {
         lists[w1.code() as usize].push(Watch { blocker: w0, ng: r });
     }
 
-    /// The value of `l` (1 holds, -1 false, 0 unassigned), unchecked in release builds.
-    #[inline(always)]
-    fn val(&self, l: Lit) -> i8 {
-        let i = l.code() as usize;
-        debug_assert!(i < self.a.vals.len());
-        // SAFETY: every literal of a stored nogood and of the trail has a variable below
-        // `num_vars`, for which `vals` has both entries (`Assignment::new`).
-        unsafe { *self.a.vals.get_unchecked(i) }
-    }
-
     /// Unit propagation to fixpoint; returns a violated nogood, if any. (Not inlined: the
     /// profile then shows propagation apart from the search loop.)
     #[inline(never)]
@@ -72,7 +62,7 @@ impl CpuEngine {
         let bins = std::mem::take(&mut self.bins[p.code() as usize]);
         let mut conflict = None;
         for w in &bins {
-            match self.val(w.blocker) {
+            match val(&self.a.vals, w.blocker) {
                 v if v < 0 => {}
                 0 => self.imply(w.blocker.negate(), w.ng),
                 _ => {
@@ -92,10 +82,11 @@ impl CpuEngine {
         let mut ws = std::mem::take(&mut self.watches[p.code() as usize]);
         let (mut i, mut j) = (0, 0);
         while i < ws.len() {
-            // SAFETY: i < j <= ws.len() throughout (j never passes i).
+            // SAFETY: i < ws.len() (the loop condition) and j <= i, so after `i += 1` each write
+            // at j below is in bounds (j never passes i).
             let w = unsafe { *ws.get_unchecked(i) };
             i += 1;
-            if self.val(w.blocker) < 0 {
+            if val(&self.a.vals, w.blocker) < 0 {
                 unsafe { *ws.get_unchecked_mut(j) = w };
                 j += 1;
                 continue;
@@ -109,7 +100,7 @@ impl CpuEngine {
                 lits.swap(0, 1);
             }
             let first = lits[0];
-            if first != w.blocker && self.a.vals[first.code() as usize] < 0 {
+            if first != w.blocker && val(&self.a.vals, first) < 0 {
                 unsafe {
                     *ws.get_unchecked_mut(j) = Watch {
                         blocker: first,
@@ -123,8 +114,7 @@ impl CpuEngine {
             let mut moved = false;
             for k in 2..lits.len() {
                 let l = lits[k];
-                // SAFETY: as in `val` (a stored nogood's literal).
-                if unsafe { *self.a.vals.get_unchecked(l.code() as usize) } <= 0 {
+                if val(&self.a.vals, l) <= 0 {
                     lits[1] = l;
                     lits[k] = p;
                     self.watches[l.code() as usize].push(Watch {
@@ -145,7 +135,7 @@ impl CpuEngine {
                 }
             };
             j += 1;
-            if self.val(first) > 0 {
+            if val(&self.a.vals, first) > 0 {
                 conflict = Some(r);
                 break;
             }
@@ -168,4 +158,16 @@ impl CpuEngine {
         self.stats.propagations += 1;
         self.assign(l, r);
     }
+}
+
+/// The value of `l` in `vals` (1 holds, -1 false, 0 unassigned), unchecked in release builds.
+/// A free function over the values alone, so that it can be read while a nogood of the store
+/// is borrowed mutably.
+#[inline(always)]
+fn val(vals: &[i8], l: Lit) -> i8 {
+    let i = l.code() as usize;
+    debug_assert!(i < vals.len());
+    // SAFETY: every literal of a stored nogood and of the trail has a variable below
+    // `num_vars`, for which `vals` has both entries (`Assignment::new`).
+    unsafe { *vals.get_unchecked(i) }
 }

@@ -147,17 +147,21 @@ fn true_unfounded_atom_is_a_conflict() {
     }
 }
 
+/// The random programs of seeds `0..seeds` that are not tight, with their seed and analysis.
+fn non_tight(seeds: u64) -> impl Iterator<Item = (u64, Program, crate::ground::GroundProgram)> {
+    (0..seeds).filter_map(|seed| {
+        let p = brute::random_program(seed);
+        let g = crate::ground::analyse(&p).expect("supported");
+        (!g.tight).then_some((seed, p, g))
+    })
+}
+
 #[test]
 fn partial_propagation_leaves_nothing_for_the_total_check() {
     // Random programs; without sum bodies the total-assignment check must never find an
     // unfounded set that propagation missed (sum bodies are treated conservatively).
     let mut checked = 0;
-    for seed in 0..600u64 {
-        let p = brute::random_program(seed);
-        let g = crate::ground::analyse(&p).expect("supported");
-        if g.tight {
-            continue;
-        }
+    for (seed, p, g) in non_tight(600) {
         let sums = g
             .bodies
             .iter()
@@ -182,12 +186,7 @@ fn sources_stay_consistent_and_ranked_along_random_paths() {
     // sources of conjunctions go from lower to higher rank (what lets an atom keep its rank when
     // it takes another body, `Sources::resource`).
     let mut fixpoints = 0;
-    for seed in 0..300u64 {
-        let p = brute::random_program(seed);
-        let g = crate::ground::analyse(&p).expect("supported");
-        if g.tight {
-            continue;
-        }
+    for (seed, p, _) in non_tight(300) {
         let mut e = engine_for(&p, opts(Learning::Res, Heuristic::Activity, seed));
         let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         let mut next = move || {
