@@ -6,7 +6,8 @@
 //!
 //! Usage:
 //!   gen_program --kind KIND --seed S             print one program on stdout
-//!   gen_program --out DIR --count N [--seed B]   write DIR/NNNN.lp for N programs, kinds in
+//!   gen_program --out DIR --count N [--seed B] [--kinds K1,K2,...]
+//!                                                write DIR/NNNN.lp for N programs, kinds in
 //!                                                turn, and DIR/index.tsv (id, kind, seed)
 
 #[path = "mod.rs"]
@@ -22,7 +23,7 @@ fn usage(msg: &str) -> ! {
     eprintln!(
         "usage: gen_program --kind tight|nontight|choice|aggregate|disjunctive|optimize --seed S"
     );
-    eprintln!("       gen_program --out DIR --count N [--seed BASE]");
+    eprintln!("       gen_program --out DIR --count N [--seed BASE] [--kinds K1,K2,...]");
     exit(2);
 }
 
@@ -31,6 +32,7 @@ fn main() {
     let mut seed: Option<u64> = None;
     let mut out: Option<PathBuf> = None;
     let mut count: Option<u64> = None;
+    let mut kinds: Vec<Kind> = CORPUS_KINDS.to_vec();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut val = || {
@@ -45,6 +47,12 @@ fn main() {
             "--seed" => seed = Some(val().parse().unwrap_or_else(|_| usage("bad --seed"))),
             "--out" => out = Some(PathBuf::from(val())),
             "--count" => count = Some(val().parse().unwrap_or_else(|_| usage("bad --count"))),
+            "--kinds" => {
+                kinds = val()
+                    .split(',')
+                    .map(|v| Kind::from_name(v).unwrap_or_else(|| usage(&format!("no kind {v}"))))
+                    .collect()
+            }
             _ => usage(&format!("unknown argument {a}")),
         }
     }
@@ -56,7 +64,7 @@ fn main() {
         (Some(dir), None) => {
             let n = count.unwrap_or_else(|| usage("--out needs --count"));
             let base = seed.unwrap_or(1);
-            if let Err(e) = write_corpus(&dir, n, base) {
+            if let Err(e) = write_corpus(&dir, n, base, &kinds) {
                 eprintln!("gen_program: writing {}: {e}", dir.display());
                 exit(1);
             }
@@ -65,18 +73,19 @@ fn main() {
     }
 }
 
-/// The kinds a corpus cycles through: not `Disjunctive`, whose programs that are not
+/// The kinds a corpus cycles through by default: not `Disjunctive`, whose programs that are not
 /// head-cycle-free yasmin-rs rejects (exit 66), which `scripts/bench corpus check` would count as
-/// failures; and keeping four kinds keeps earlier corpora's numbering.
+/// failures (`examples/gpu_batch.rs` counts them as unsupported; give `--kinds` to include them);
+/// and keeping four kinds keeps earlier corpora's numbering.
 const CORPUS_KINDS: [Kind; 4] = [Kind::Tight, Kind::NonTight, Kind::Choice, Kind::Aggregate];
 
-fn write_corpus(dir: &PathBuf, n: u64, base: u64) -> std::io::Result<()> {
+fn write_corpus(dir: &PathBuf, n: u64, base: u64, kinds: &[Kind]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut index = std::fs::File::create(dir.join("index.tsv"))?;
     writeln!(index, "id\tkind\tseed")?;
     for i in 0..n {
-        let kind = CORPUS_KINDS[(i % CORPUS_KINDS.len() as u64) as usize];
-        let s = program_seed(base, kind, i / CORPUS_KINDS.len() as u64);
+        let kind = kinds[(i % kinds.len() as u64) as usize];
+        let s = program_seed(base, kind, i / kinds.len() as u64);
         let id = format!("{i:04}");
         std::fs::write(dir.join(format!("{id}.lp")), generate(kind, s))?;
         writeln!(index, "{id}\t{}\t{s}", kind.name())?;
