@@ -22,7 +22,9 @@ mod threads;
 
 use crate::check::Checker;
 use crate::config::{Config, EngineKind, EnumMode, OptKind, OptMode, Pre};
-use crate::engine::{minimal::Minimal, project::Project, Engine, EngineError, Limits};
+use crate::engine::{
+    alias::Alias, minimal::Minimal, project::Project, Engine, EngineError, Limits,
+};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -137,6 +139,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     };
     let program = prepared.program;
     let problem = prepared.problem;
+    let prepared_aliases = prepared.aliases;
     let mut engine: Box<dyn Engine> = match (prepared.engine, prepared.analysed) {
         (Some(engine), _) => engine,
         (None, Some((ground, completion))) => {
@@ -148,6 +151,10 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         }
         (None, None) => unreachable!("the preparation returns an engine or what builds one"),
     };
+    if !prepared_aliases.is_empty() {
+        // Eliminated atoms (`ground::alias`) take their roots' values in every model.
+        engine = Box::new(Alias::new(engine, prepared_aliases));
+    }
     if let Some(mode) = config.projection() {
         let optimising = !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
         let atoms = project::atoms(mode, &program, optimising)?;

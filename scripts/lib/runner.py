@@ -192,6 +192,7 @@ def cross_check(rows):
 def run(args):
     if args.kit:
         kit_env(args)
+    args.bin = args.bin or os.path.join(sets.ROOT, "target/release/yasmin-rs")
     args.machine = args.machine or machine_name()
     cfgs = [cf.parse(c) for c in args.configs.split(",") if c]
     names = [c["name"] for c in cfgs]
@@ -279,7 +280,7 @@ def kit_env(args):
     kit's wheels into /tmp/site, unless python3 imports a clingo already; that machine has no
     network)."""
     k = args.kit
-    args.bin = os.path.join(k, "yasmin-rs")
+    args.bin = args.bin or os.path.join(k, "yasmin-rs")
     args.ground_dir = os.path.join(k, "ground")
     args.list = os.path.join(k, "list.tsv")
     site = "/tmp/site"
@@ -316,7 +317,8 @@ def add_parser(sub):
                    "files, list and clingo wheel; for the GPU machine")
     p.add_argument("--list", default=os.path.join(cache, "list.tsv"))
     p.add_argument("--ground-dir", default=os.path.join(cache, "ground"))
-    p.add_argument("--bin", default=os.path.join(sets.ROOT, "target/release/yasmin-rs"))
+    p.add_argument("--bin", help="the yasmin-rs binary (default: the kit's, else "
+                   "target/release/yasmin-rs)")
     p.add_argument("--clingo", default=os.environ.get("YASMIN_BENCH_CLINGO", "python3 -m clingo"),
                    help="clingo 5.8 command reading aspif ($YASMIN_BENCH_CLINGO)")
     p.add_argument("--grace", type=int, default=10, help="seconds past the limit before a kill")

@@ -5,6 +5,7 @@
 //! Invariant: an engine only ever reports assignments that violate no nogood and (for non-tight
 //! programs) contain no unfounded set; successive models of one run are pairwise distinct.
 
+pub mod alias;
 pub mod cpu;
 pub mod gpu;
 pub mod minimal;

@@ -168,6 +168,7 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         heuristics: program.heuristics.clone(),
         minimality,
         eq: super::eq::Equivalences::default(),
+        aliases: super::alias::Aliases::default(),
     };
     g.eq = super::eq::find(&g);
     Ok(g)

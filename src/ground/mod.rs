@@ -14,6 +14,7 @@
 //! positive dependency graph (head ← positive body atom, through sum bodies' positive literals
 //! too) and not in a component with a head cycle; `tight` = no cyclic component.
 
+pub mod alias;
 mod analyse;
 pub mod eq;
 pub mod minimality;
@@ -75,6 +76,9 @@ pub struct GroundProgram {
     pub minimality: Option<Minimality>,
     /// Bodies the completion may give an atom's variable ([`eq`]; off when `--eq=0`).
     pub eq: eq::Equivalences,
+    /// Atoms read through another atom's literal ([`alias`]; empty unless
+    /// [`alias::eliminate`] ran, which the CLI does with `--eq` > 0).
+    pub aliases: alias::Aliases,
 }
 
 impl GroundProgram {
@@ -94,6 +98,7 @@ impl GroundProgram {
     /// Equivalence preprocessing off (`--eq=0`): every body gets a variable of its own.
     pub fn without_equivalences(mut self) -> GroundProgram {
         self.eq = eq::Equivalences::default();
+        self.aliases = alias::Aliases::default();
         self
     }
 }

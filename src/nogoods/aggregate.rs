@@ -380,6 +380,9 @@ impl Aggregates {
         lower: i64,
         lits: &[(i32, i64)],
     ) -> u32 {
+        if clause_or_conjunction(nb, b, lower, lits) {
+            return 0;
+        }
         if !self.attempts.should_try(lits.len()) {
             return match &mut self.native {
                 Some(native) => {
@@ -441,9 +444,89 @@ impl Aggregates {
     }
 }
 
+/// A sum that is a disjunction (every literal alone reaches `lower`: clasp's cardinality
+/// `1 {…}`) or a conjunction (`lower` is the total: every literal needed), written as the
+/// nogoods of that formula, as clasp simplifies such weight constraints: no auxiliary variable
+/// and one long nogood instead of a chain of nodes. False when the sum is neither (or constant).
+fn clause_or_conjunction(
+    nb: &mut NogoodDbBuilder,
+    b: Var,
+    lower: i64,
+    lits: &[(i32, i64)],
+) -> bool {
+    let total: i64 = lits.iter().map(|&(_, w)| w).sum();
+    if lower <= 0 || lower > total || lits.len() < 2 {
+        return false;
+    }
+    let mut long = Vec::with_capacity(lits.len() + 1);
+    if lits.iter().all(|&(_, w)| w >= lower) {
+        // b ↔ ∨ lᵢ: {T lᵢ, F b} for each i, and {T b} ∪ {F lᵢ}
+        long.push(Lit::t(b));
+        for &(l, _) in lits {
+            nb.add(&[holds(l), Lit::f(b)], Origin::Aggregate);
+            long.push(holds(l).negate());
+        }
+    } else if lower == total {
+        // b ↔ ∧ lᵢ: {T b, F lᵢ} for each i, and {F b} ∪ {T lᵢ}
+        long.push(Lit::f(b));
+        for &(l, _) in lits {
+            nb.add(&[Lit::t(b), holds(l).negate()], Origin::Aggregate);
+            long.push(holds(l));
+        }
+    } else {
+        return false;
+    }
+    nb.add(&long, Origin::Aggregate);
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The disjunction and conjunction forms say exactly `b ↔ Σ ≥ lower`: over every
+    /// assignment of the literals' atoms and `b`, no nogood is violated iff `b` has the sum's
+    /// value. Negative literals included; a sum that is neither form is not taken.
+    #[test]
+    fn clauses_and_conjunctions_are_the_sum() {
+        let cases: [(i64, &[(i32, i64)], bool); 6] = [
+            (1, &[(1, 1), (-2, 1), (3, 2)], true), // 1 {a; not b; c=2}: a clause
+            (2, &[(1, 3), (-2, 2), (3, 5)], true), // every weight reaches 2
+            (4, &[(1, 1), (-2, 1), (3, 2)], true), // the total: a conjunction
+            (6, &[(1, 3), (2, 3)], true),          // the total again
+            (2, &[(1, 1), (2, 1), (3, 1)], false), // 2 of 3: neither
+            (3, &[(1, 1), (2, 2)], true),          // conjunction
+        ];
+        for (lower, lits, form) in cases {
+            let mut nb = NogoodDbBuilder::new();
+            nb.reserve_vars(3);
+            let b = nb.new_var();
+            assert_eq!(
+                clause_or_conjunction(&mut nb, b, lower, lits),
+                form,
+                "{lits:?} >= {lower}"
+            );
+            if !form {
+                continue;
+            }
+            let db = nb.build();
+            for bits in 0..16u32 {
+                let val = |v: u32| bits >> (v - 1) & 1 == 1; // atoms 1..=3, b = 4
+                let holds = |l: Lit| val(l.var()) == l.is_true();
+                let sum: i64 = lits
+                    .iter()
+                    .filter(|&&(l, _)| holds(crate::lit::holds(l)))
+                    .map(|&(_, w)| w)
+                    .sum();
+                let ok = (0..db.len()).all(|i| !db.nogood(i).iter().all(|&c| holds(Lit(c))));
+                assert_eq!(
+                    ok,
+                    val(b) == (sum >= lower),
+                    "{lits:?} >= {lower}, bits {bits:04b}"
+                );
+            }
+        }
+    }
 
     /// Sums whose diagrams cannot fit: after `GIVE_UP_AFTER` given up in a row, the class skips
     /// them but probes one in `PROBE_EVERY`; a class of another size still tries; a diagram that

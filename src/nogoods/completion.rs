@@ -15,6 +15,11 @@
 //! conjunctive body used only by integrity constraints shares one variable fixed false, and a
 //! fact's rule `p :- ∅` is the unit `{F p}`. Atoms keep their variables; the invariant above
 //! holds as stated, body variables being shared.
+//!
+//! With eliminated atoms (`g.aliases`, [`crate::ground::alias`]) every nogood reads an
+//! eliminated atom `q = ±r` as the literal of `r`, `q`'s own variable is fixed false (`{T q}`)
+//! and its support and head nogoods (`q ↔ ±r` itself) are left out: the invariant then holds
+//! for the assignment with each `q` given the value of its literal.
 
 use super::aggregate;
 use super::db::{NogoodDbBuilder, Origin};
@@ -45,6 +50,9 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
     let mut nb = NogoodDbBuilder::new();
     // Atoms keep their numbers, even those in no rule.
     nb.reserve_vars(g.num_atoms);
+    // (alias) every literal of an eliminated atom is read as its root's
+    let aliases = &g.aliases;
+    nb.set_aliases(aliases);
 
     // A conjunctive body that only integrity constraints use needs no definition: the paper's
     // constraint nogood {T p | p ∈ pos} ∪ {F q | q ∈ neg} says it all, and its body variable is
@@ -56,15 +64,34 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         }
     }
     let eq = &g.eq;
+    // (alias) bodies whose every rule is the only rule of an eliminated atom: nothing reads
+    // them, so they share the fixed-false variable below and get no definition
+    let dead: Vec<bool> = if aliases.is_empty() {
+        vec![false; g.bodies.len()]
+    } else {
+        let mut dead = vec![true; g.bodies.len()];
+        for r in &g.rules {
+            if !matches!(r.head.as_slice(), [p] if !r.choice && aliases.of_atom(*p).is_some()) {
+                dead[r.body as usize] = false;
+            }
+        }
+        dead
+    };
     // (eq) the one variable, fixed false, of every constraint-only conjunction
     let mut constraint_var: Option<Var> = None;
     let body_var: Vec<Var> = (0..g.bodies.len())
         .map(|i| {
             if let Some(p) = eq.atom_of_body(i) {
-                return p; // b ↔ p: the atom's variable
+                // b ↔ p: the atom's variable, or its root's when p is eliminated as `+r`
+                // (as `-r`, b ↔ ¬r: a variable of its own, defined over r below)
+                match aliases.of_atom(p) {
+                    None => return p,
+                    Some(r) if r > 0 => return r as Var,
+                    Some(_) => {}
+                }
             }
             let conj = matches!(g.bodies[i], BodyDef::Conj { .. });
-            if eq.on && conj && only_constraints[i] {
+            if (eq.on && conj && only_constraints[i]) || dead[i] {
                 return *constraint_var.get_or_insert_with(|| {
                     let f = nb.new_var();
                     nb.add(&[Lit::t(f)], Origin::Constraint); // :- body: {T b}, once
@@ -79,6 +106,9 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
     let mut aux_body = Vec::new();
     for (i, body) in g.bodies.iter().enumerate() {
         if let BodyDef::Conj { pos, neg } = body {
+            if dead[i] {
+                continue;
+            }
             if only_constraints[i] {
                 // :- body: {T p | p ∈ pos} ∪ {F q | q ∈ neg}
                 let lits: Vec<Lit> = pos
@@ -112,6 +142,12 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
     // {T p} ∪ {F b_r}; with no rule at all p is simply false: {T p}.
     let mut support: Vec<Lit> = Vec::new();
     for p in 1..=g.num_atoms {
+        if aliases.of_atom(p).is_some() {
+            // (alias) p is read as its root's literal; its own variable is fixed false, and
+            // its completion p ↔ l is the equivalence itself.
+            nb.add_unmapped(&[Lit::t(p)], Origin::Fact);
+            continue;
+        }
         let rules = g.rules_of(p);
         if eq.on
             && rules
@@ -143,6 +179,8 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
             // `:- body`: the body must be false: {T b} (the shared variable's: added once).
             (false, []) if Some(b) == constraint_var => {}
             (false, []) => nb.add(&[Lit::t(b)], Origin::Constraint),
+            // (alias) the eliminated atom's only rule: its head nogood is the equivalence.
+            (false, [p]) if aliases.of_atom(*p).is_some() => {}
             // (eq) a fact `p :- ∅`: b_r holds, so {T b_r, F p} is {F p}.
             (false, [p]) if eq.on && is_empty_conj(&g.bodies[r.body as usize]) => {
                 nb.add(&[Lit::f(*p)], Origin::Fact)

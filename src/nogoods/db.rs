@@ -8,6 +8,7 @@
 //! nogoods that contain `l`. This layout is uploaded to the device unchanged.
 
 use crate::csr::Csr;
+use crate::ground::alias::Aliases;
 use crate::lit::{Lit, Var};
 
 /// Which formula of the completion (or which other source) a nogood encodes; kept for
@@ -82,6 +83,9 @@ pub struct NogoodDbBuilder {
     starts: Vec<u32>,
     origins: Vec<Origin>,
     has_empty: bool,
+    /// Eliminated atoms (`ground::alias`): [`Self::add`] reads each literal of one as its
+    /// root's.
+    aliases: Aliases,
 }
 
 impl NogoodDbBuilder {
@@ -107,11 +111,37 @@ impl NogoodDbBuilder {
         self.num_vars = self.num_vars.max(v + 1);
     }
 
-    /// Add a nogood. Duplicate literals are removed; a nogood holding both `T v` and `F v` can
-    /// never be violated and is dropped.
+    /// From now on read every literal of an eliminated atom as its root's (`ground::alias`).
+    pub fn set_aliases(&mut self, aliases: &Aliases) {
+        self.aliases = aliases.clone();
+    }
+
+    /// The literal [`Self::add`] writes for `lit`.
+    pub fn map(&self, lit: Lit) -> Lit {
+        self.aliases.lit(lit)
+    }
+
+    /// Add a nogood, each literal read through the aliases ([`Self::set_aliases`]).
+    /// Duplicate literals are removed; a nogood holding both `T v` and `F v` can never be
+    /// violated and is dropped.
     pub fn add(&mut self, lits: &[Lit], origin: Origin) {
+        let aliases = &self.aliases;
+        let start = self.lits.len();
+        self.lits
+            .extend(lits.iter().map(|&l| aliases.lit(l).code()));
+        self.push_from(start, origin);
+    }
+
+    /// Add a nogood over the variables as given, aliases aside (the unit `{T q}` that fixes an
+    /// eliminated atom's own variable false).
+    pub fn add_unmapped(&mut self, lits: &[Lit], origin: Origin) {
         let start = self.lits.len();
         self.lits.extend(lits.iter().map(|l| l.code()));
+        self.push_from(start, origin);
+    }
+
+    /// Sort and deduplicate the literals from `start` on and keep them as one nogood.
+    fn push_from(&mut self, start: usize, origin: Origin) {
         let v = &mut self.lits[start..];
         v.sort_unstable();
         let mut len = 0;

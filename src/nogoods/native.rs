@@ -49,7 +49,7 @@ impl NativeSums {
         }
         let k = *self.index.entry(lits.to_vec()).or_insert_with(|| {
             self.sums.push(NativeSum {
-                lits: lits.iter().map(|&(l, w)| (holds(l), w)).collect(),
+                lits: lits.iter().map(|&(l, w)| (nb.map(holds(l)), w)).collect(),
                 bounds: Vec::new(),
             });
             self.sums.len() - 1

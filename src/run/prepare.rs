@@ -13,6 +13,7 @@ use super::input::{self, Source};
 use super::phases::Phases;
 use super::{exit, Failure};
 use crate::engine::{cpu::CpuEngine, minimal::Minimal, Engine, Heuristic, HostOptions, Sums};
+use crate::ground::alias::Aliases;
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use crate::output::{Outcome, Problem};
@@ -56,6 +57,9 @@ pub struct Prepared {
     /// engine built by the caller (GPU, auto, host threads); `None` once the worker built the
     /// engine and dropped them.
     pub analysed: Option<(GroundProgram, Option<Completion>)>,
+    /// The eliminated atoms (`ground::alias`), whose values the caller puts back into each
+    /// model (`engine::alias::Alias`).
+    pub aliases: Aliases,
 }
 
 enum Msg {
@@ -152,7 +156,9 @@ fn work(
     };
     let mut ground = crate::ground::analyse(&program)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
-    if !eq {
+    if eq {
+        crate::ground::alias::eliminate(&mut ground);
+    } else {
         ground = ground.without_equivalences(); // `--eq=0`
     }
     for w in &ground.warnings {
@@ -169,12 +175,16 @@ fn work(
     phase(
         "Analyse",
         format!(
-            "{} bodies, {} rules{}",
+            "{} bodies, {} rules{}{}",
             ground.bodies.len(),
             ground.rules.len(),
             match ground.aux_atoms {
                 0 => String::new(),
                 aux => format!(", {aux} auxiliary atoms"),
+            },
+            match ground.aliases.count {
+                0 => String::new(),
+                n => format!(", {n} atoms eliminated"),
             }
         ),
     );
@@ -185,6 +195,7 @@ fn work(
             program,
             problem,
             engine: None,
+            aliases: ground.aliases.clone(),
             analysed: Some((ground, None)),
         });
     }
@@ -210,6 +221,7 @@ fn work(
             program,
             problem,
             engine: None,
+            aliases: ground.aliases.clone(),
             analysed: Some((ground, Some(completion))),
         });
     };
@@ -217,6 +229,7 @@ fn work(
     if let Some(m) = ground.minimality.take() {
         engine = Box::new(Minimal::new(engine, m, ground.num_atoms, opts));
     }
+    let aliases = std::mem::take(&mut ground.aliases);
     // The engine keeps its own copies; the analysis and the completion are not needed again.
     drop(completion);
     drop(ground);
@@ -226,6 +239,7 @@ fn work(
         problem,
         engine: Some(engine),
         analysed: None,
+        aliases,
     })
 }
 

@@ -1,0 +1,231 @@
+//! Atom elimination (the atom part of clasp's `--eq`): an atom whose only rule is `q :- x` or
+//! `q :- not x` equals the literal `x` (resp. `¬x`) in every answer set, so the completion can
+//! read `q` through that literal and leave `q`'s own variable out of the search.
+//!
+//! clasp merges such atoms into one solver literal (`Atom=Atom` and, with signs, part of `Other`
+//! in its `Equivalences` statistics): on maxsat (`p :- not n`, `n :- not p`, `pred(C,X) :- p`)
+//! 155k variables shrink to 26k there. Here the engines keep reading atom `p` as variable `p`,
+//! so an eliminated atom keeps its number, its variable is fixed false at the top level, every
+//! nogood the completion writes reads it as its literal (`nogoods::db::NogoodDbBuilder` maps
+//! it), the objective is rewritten over the literal, and [`crate::engine::alias::Alias`] puts
+//! its value back into each model (and maps the literals of nogoods handed to the engine).
+//!
+//! Which atoms (all must hold for `q`):
+//! - `q` is an input atom whose only rule is a normal rule `q :- l` with one body literal `l`
+//!   over an input atom other than `q`;
+//! - `q` is not on a positive cycle (so `q ↔ l` is its completion and loop formulas never
+//!   mention it) and no `#heuristic` names it;
+//! - `q` is in no body of a rule whose head is cyclic: the unfounded-set machinery of both
+//!   engines reads such bodies' atoms themselves (founded atoms, sum literals), not through the
+//!   completion;
+//! - the program has no head cycle (the minimality check reads candidate models' atoms).
+//!
+//! Chains and cycles (`p :- not n`, `n :- not p`) are followed by a union-find with signs:
+//! each class keeps one atom (its root), the first atom whose merge would close a cycle keeps
+//! its rule, and a merge that would make an atom equal to its own negation is skipped (that
+//! rule is then left to the completion, which makes the program inconsistent as it should).
+//!
+//! Invariant: `of[q] = ±r ≠ 0` only for eliminated atoms `q`, and then `r` is not eliminated
+//! (`of[r] = 0`), `r ≠ q`, and every answer set gives `q` the value of the literal `±r`
+//! (`+r`: `r`; `-r`: not `r`). `of` is empty when nothing was eliminated.
+
+use super::{BodyDef, GroundProgram};
+use crate::lit::Lit;
+
+/// The eliminated atoms and the literal each equals.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Aliases {
+    /// Atom → `±root` (0: the atom is its own variable). Empty when no atom is eliminated.
+    pub of: Vec<i32>,
+    /// How many atoms are eliminated.
+    pub count: u32,
+}
+
+impl Aliases {
+    /// No atom eliminated.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+    /// The root literal `q` equals (`±r`), if `q` is eliminated.
+    pub fn of_atom(&self, q: u32) -> Option<i32> {
+        self.of.get(q as usize).copied().filter(|&r| r != 0)
+    }
+    /// The solver literal standing for `lit` (over an atom's variable or any other): `T q` of
+    /// an eliminated `q = ±r` is `T r` / `F r`; every other literal is itself.
+    #[inline]
+    pub fn lit(&self, lit: Lit) -> Lit {
+        match self.of_atom(lit.var()) {
+            Some(r) => {
+                let l = Lit::new(r.unsigned_abs(), r > 0);
+                if lit.is_true() {
+                    l
+                } else {
+                    l.negate()
+                }
+            }
+            None => lit,
+        }
+    }
+    /// Whether the eliminated atom `q = ±r` holds, given whether its root `r` holds.
+    pub fn holds(r: i32, root_holds: bool) -> bool {
+        root_holds == (r > 0)
+    }
+}
+
+/// Eliminate the atoms the module doc allows in `g`: fill `g.aliases` and rewrite the
+/// objective's literals over the roots. Does nothing to a program with a head cycle.
+pub fn eliminate(g: &mut GroundProgram) {
+    g.aliases = find(g);
+    if g.aliases.is_empty() {
+        return;
+    }
+    for level in &mut g.objective.levels {
+        for (l, _) in &mut level.lits {
+            *l = g.aliases.lit(*l);
+        }
+    }
+}
+
+/// The aliases of `g` (the module doc's rules), without changing `g`.
+pub fn find(g: &GroundProgram) -> Aliases {
+    if g.minimality.is_some() {
+        return Aliases::default();
+    }
+    let n = g.input_atoms();
+    let mut keep = vec![false; g.num_atoms as usize + 1];
+    for h in &g.heuristics {
+        if let Some(k) = keep.get_mut(h.atom as usize) {
+            *k = true;
+        }
+    }
+    if !g.tight {
+        for r in &g.rules {
+            if r.head.iter().any(|&h| g.is_cyclic(h)) {
+                match &g.bodies[r.body as usize] {
+                    BodyDef::Conj { pos, neg } => {
+                        pos.iter().chain(neg).for_each(|&a| keep[a as usize] = true)
+                    }
+                    BodyDef::Sum { lits, .. } => lits
+                        .iter()
+                        .for_each(|&(l, _)| keep[l.unsigned_abs() as usize] = true),
+                }
+            }
+        }
+    }
+    // Union-find with signs: parent[a] = ±b (0: a is a root).
+    let mut parent = vec![0i32; n as usize + 1];
+    let mut count = 0;
+    for q in 1..=n {
+        let [r] = g.rules_of(q) else { continue };
+        let rule = &g.rules[*r as usize];
+        if rule.choice || rule.head.len() != 1 || keep[q as usize] || g.is_cyclic(q) {
+            continue;
+        }
+        let BodyDef::Conj { pos, neg } = &g.bodies[rule.body as usize] else {
+            continue;
+        };
+        let x = match (pos.as_slice(), neg.as_slice()) {
+            ([p], []) => *p as i32,
+            ([], [p]) => -(*p as i32),
+            _ => continue,
+        };
+        if x.unsigned_abs() == q || x.unsigned_abs() > n {
+            continue;
+        }
+        let root = find_root(&mut parent, x);
+        if root.unsigned_abs() == q {
+            continue; // a cycle of merges (or q ≡ ¬q): q keeps its rule
+        }
+        parent[q as usize] = root;
+        count += 1;
+    }
+    if count == 0 {
+        return Aliases::default();
+    }
+    let mut of = vec![0i32; g.num_atoms as usize + 1];
+    for q in 1..=n {
+        if parent[q as usize] != 0 {
+            of[q as usize] = find_root(&mut parent, q as i32);
+        }
+    }
+    Aliases { of, count }
+}
+
+/// The root literal of the signed atom `x` (`+r` or `-r`), compressing the path.
+fn find_root(parent: &mut [i32], x: i32) -> i32 {
+    let a = x.unsigned_abs() as usize;
+    let p = parent[a];
+    if p == 0 {
+        return x;
+    }
+    let root = find_root(parent, p);
+    parent[a] = root;
+    if x > 0 {
+        root
+    } else {
+        -root
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lparse::{Program, ProgramBuilder, Rule};
+
+    fn analysed(rules: &[Rule]) -> GroundProgram {
+        let mut p = Program::default();
+        for r in rules {
+            p.rule(r.clone());
+        }
+        crate::ground::analyse(&p).unwrap()
+    }
+
+    #[test]
+    fn chains_signs_and_even_cycles() {
+        // {x}.  a :- x.  b :- not a.  c :- b.  p :- not n.  n :- not p.
+        let g = analysed(&[
+            Rule::choice(&[1], &[]),
+            Rule::normal(&[2], &[1]),
+            Rule::normal(&[3], &[-2]),
+            Rule::normal(&[4], &[3]),
+            Rule::normal(&[5], &[-6]),
+            Rule::normal(&[6], &[-5]),
+        ]);
+        let a = find(&g);
+        assert_eq!(a.of_atom(1), None, "a choice atom stays");
+        assert_eq!(a.of_atom(2), Some(1));
+        assert_eq!(a.of_atom(3), Some(-1), "b = not a = not x");
+        assert_eq!(a.of_atom(4), Some(-1));
+        // p = not n; n's rule would close the cycle, so n keeps it.
+        assert_eq!(a.of_atom(5), Some(-6));
+        assert_eq!(a.of_atom(6), None);
+        assert_eq!(a.count, 4);
+        assert_eq!(a.lit(Lit::f(3)), Lit::t(1));
+        assert_eq!(a.lit(Lit::t(7)), Lit::t(7));
+    }
+
+    #[test]
+    fn atoms_the_unfounded_check_reads_stay() {
+        // {x}.  a :- x.  p :- q, a.  q :- p.  q :- x.
+        let g = analysed(&[
+            Rule::choice(&[1], &[]),
+            Rule::normal(&[2], &[1]),
+            Rule::normal(&[3], &[4, 2]),
+            Rule::normal(&[4], &[3]),
+            Rule::normal(&[4], &[1]),
+        ]);
+        assert!(g.is_cyclic(3));
+        let a = find(&g);
+        assert_eq!(a.of_atom(2), None, "a is in the body of cyclic p");
+        assert!(a.is_empty());
+    }
+
+    #[test]
+    fn a_self_negation_is_left_to_the_completion() {
+        // a :- not b.  b :- a.  (a = not b = not a: no answer set)
+        let g = analysed(&[Rule::normal(&[1], &[-2]), Rule::normal(&[2], &[1])]);
+        let a = find(&g);
+        assert_eq!(a.of_atom(1), Some(-2));
+        assert_eq!(a.of_atom(2), None, "b = a = not b is skipped");
+    }
+}
