@@ -19,8 +19,9 @@
 //!                  [--timeout SECONDS] FILE.aspif...
 //!
 //! `gpu` is the default many-searches engine (`emu`: its kernel compiled for the host);
-//! `--gpu-engine single` the earlier single-search engine. A disjunctive program with a head
-//! cycle gets the minimality check around the engine, as in the CLI.
+//! `--gpu-engine single` the earlier single-search engine. Atoms are eliminated
+//! (`ground::alias`) and a disjunctive program with a head cycle gets the minimality check
+//! around the engine, as in the CLI.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -28,6 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use yasmin_rs::check::Checker;
+use yasmin_rs::engine::alias::Alias;
 use yasmin_rs::engine::cpu::CpuEngine;
 use yasmin_rs::engine::gpu::many::{Backend, ManyEngine};
 use yasmin_rs::engine::gpu::GpuEngine;
@@ -137,10 +139,12 @@ fn run_one(a: &Args, path: &str) -> Verdict {
     if !program.minimize.is_empty() {
         return Verdict::Unsupported("#minimize".into());
     }
-    let ground = match yasmin_rs::ground::analyse(&program) {
+    let mut ground = match yasmin_rs::ground::analyse(&program) {
         Ok(g) => g,
         Err(e) => return Verdict::Unsupported(e.to_string()),
     };
+    // Eliminated atoms (`ground::alias`), as the CLI does with its default `--eq`.
+    yasmin_rs::ground::alias::eliminate(&mut ground);
     let completion = yasmin_rs::nogoods::complete(&ground);
     let engine: Result<Box<dyn Engine>, _> = match a.kind {
         Kind::Single => {
@@ -158,6 +162,9 @@ fn run_one(a: &Args, path: &str) -> Verdict {
         Ok(e) => e,
         Err(e) => return Verdict::Mismatch(format!("device engine: {e}")),
     };
+    if !ground.aliases.is_empty() {
+        engine = Box::new(Alias::new(engine, ground.aliases.clone()));
+    }
     // Disjunction with a head cycle: candidates checked for minimality, as the CLI does.
     if let Some(m) = ground.minimality.clone() {
         engine = Box::new(Minimal::new(engine, m, ground.num_atoms, a.opts.as_host()));
