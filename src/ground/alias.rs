@@ -170,15 +170,8 @@ fn find_root(parent: &mut [i32], x: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lparse::{Program, ProgramBuilder, Rule};
-
-    fn analysed(rules: &[Rule]) -> GroundProgram {
-        let mut p = Program::default();
-        for r in rules {
-            p.rule(r.clone());
-        }
-        crate::ground::analyse(&p).unwrap()
-    }
+    use crate::ground::analysed;
+    use lparse::Rule;
 
     #[test]
     fn chains_signs_and_even_cycles() {

@@ -109,15 +109,8 @@ fn mentions(body: &BodyDef, p: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lparse::{Program, ProgramBuilder, Rule};
-
-    fn analysed(rules: &[Rule]) -> GroundProgram {
-        let mut p = Program::default();
-        for r in rules {
-            p.rule(r.clone());
-        }
-        crate::ground::analyse(&p).unwrap()
-    }
+    use crate::ground::analysed;
+    use lparse::Rule;
 
     fn body_of(g: &GroundProgram, head: u32) -> usize {
         g.rules[g.rules_of(head)[0] as usize].body as usize

@@ -81,6 +81,17 @@ pub struct GroundProgram {
     pub aliases: alias::Aliases,
 }
 
+/// Test helper: `rules` as a program, analysed.
+#[cfg(test)]
+pub(crate) fn analysed(rules: &[lparse::Rule]) -> GroundProgram {
+    use lparse::ProgramBuilder;
+    let mut p = lparse::Program::default();
+    for r in rules {
+        p.rule(r.clone());
+    }
+    analyse(&p).unwrap()
+}
+
 impl GroundProgram {
     /// Rules with `atom` in the head.
     pub fn rules_of(&self, atom: u32) -> &[u32] {

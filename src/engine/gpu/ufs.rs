@@ -70,15 +70,8 @@ impl UfsArrays {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lparse::{Program, ProgramBuilder, Rule};
-
-    fn analysed(rules: &[Rule]) -> GroundProgram {
-        let mut p = Program::default();
-        for r in rules {
-            p.rule(r.clone());
-        }
-        crate::ground::analyse(&p).unwrap()
-    }
+    use crate::ground::analysed;
+    use lparse::Rule;
 
     #[test]
     fn tight_program_has_no_data() {
