@@ -14,7 +14,8 @@
 //! - `q` is an input atom whose only rule is a normal rule `q :- l` with one body literal `l`
 //!   over an input atom other than `q`;
 //! - `q` is not on a positive cycle (so `q ↔ l` is its completion and loop formulas never
-//!   mention it) and no `#heuristic` names it;
+//!   mention it) and no `#heuristic` names it, as its atom or in its condition (the domain
+//!   heuristic reads those atoms' values);
 //! - `q` is in no body of a rule whose head is cyclic: the unfounded-set machinery of both
 //!   engines reads such bodies' atoms themselves (founded atoms, sum literals), not through the
 //!   completion;
@@ -94,8 +95,11 @@ pub fn find(g: &GroundProgram) -> Aliases {
     let n = g.input_atoms();
     let mut keep = vec![false; g.num_atoms as usize + 1];
     for h in &g.heuristics {
-        if let Some(k) = keep.get_mut(h.atom as usize) {
-            *k = true;
+        let atoms = std::iter::once(h.atom).chain(h.condition.iter().map(|l| l.unsigned_abs()));
+        for a in atoms {
+            if let Some(k) = keep.get_mut(a as usize) {
+                *k = true;
+            }
         }
     }
     if !g.tight {
@@ -195,6 +199,29 @@ mod tests {
         assert_eq!(a.count, 4);
         assert_eq!(a.lit(Lit::f(3)), Lit::t(1));
         assert_eq!(a.lit(Lit::t(7)), Lit::t(7));
+    }
+
+    #[test]
+    fn atoms_a_heuristic_reads_stay() {
+        // {x}.  a :- x.  b :- not x.  c :- x.  #heuristic a. [1, level]  #heuristic x : b.
+        let mut g = analysed(&[
+            Rule::choice(&[1], &[]),
+            Rule::normal(&[2], &[1]),
+            Rule::normal(&[3], &[-1]),
+            Rule::normal(&[4], &[1]),
+        ]);
+        let h = |atom, condition: Vec<i32>| lparse::Heuristic {
+            modifier: lparse::HeuristicModifier::Level,
+            atom,
+            bias: 1,
+            priority: 0,
+            condition,
+        };
+        g.heuristics = vec![h(2, vec![]), h(1, vec![3])];
+        let a = find(&g);
+        assert_eq!(a.of_atom(2), None, "the heuristic's atom");
+        assert_eq!(a.of_atom(3), None, "an atom of its condition");
+        assert_eq!(a.of_atom(4), Some(1));
     }
 
     #[test]
