@@ -155,15 +155,26 @@ pub fn find(g: &GroundProgram) -> Aliases {
     Aliases { of, count }
 }
 
-/// The root literal of the signed atom `x` (`+r` or `-r`), compressing the path.
+/// The root literal of the signed atom `x` (`+r` or `-r`), compressing the path. Iterative:
+/// a chain of merges can be as long as the program (`a₁ :- a₂.  a₂ :- a₃. …` with every head
+/// numbered before its body).
 fn find_root(parent: &mut [i32], x: i32) -> i32 {
-    let a = x.unsigned_abs() as usize;
-    let p = parent[a];
-    if p == 0 {
-        return x;
+    let a = x.unsigned_abs();
+    // The root literal equal to `+a`.
+    let mut root = a as i32;
+    while parent[root.unsigned_abs() as usize] != 0 {
+        let p = parent[root.unsigned_abs() as usize];
+        root = if root > 0 { p } else { -p };
     }
-    let root = find_root(parent, p);
-    parent[a] = root;
+    // Every atom on the path now points at the root, with its own sign.
+    let (mut cur, mut rel) = (a, root);
+    while parent[cur as usize] != 0 {
+        let p = parent[cur as usize];
+        parent[cur as usize] = rel;
+        // `cur = p`: so `|p|` is `cur`, or its negation when p is negative.
+        rel = if p > 0 { rel } else { -rel };
+        cur = p.unsigned_abs();
+    }
     if x > 0 {
         root
     } else {
@@ -199,6 +210,32 @@ mod tests {
         assert_eq!(a.count, 4);
         assert_eq!(a.lit(Lit::f(3)), Lit::t(1));
         assert_eq!(a.lit(Lit::t(7)), Lit::t(7));
+    }
+
+    /// Regression: a chain of merges as long as the program, every head numbered before its
+    /// body, overflowed the stack of a recursive root search.
+    #[test]
+    fn a_long_chain_with_mixed_signs() {
+        // {aₙ}.  aᵢ :- aᵢ₊₁ (i even) or aᵢ :- not aᵢ₊₁ (i odd), for i = n-1 down to 1.
+        let n = 200_000u32;
+        let mut rules = vec![Rule::choice(&[n], &[])];
+        for i in 1..n {
+            let body = if i % 2 == 0 {
+                i as i32 + 1
+            } else {
+                -(i as i32 + 1)
+            };
+            rules.push(Rule::normal(&[i], &[body]));
+        }
+        let a = find(&analysed(&rules));
+        let mut want = n as i32; // aᵢ as a literal of aₙ, from i = n-1 down
+        for i in (1..n).rev() {
+            if i % 2 == 1 {
+                want = -want;
+            }
+            assert_eq!(a.of_atom(i), Some(want), "a{i}");
+        }
+        assert_eq!(a.of_atom(n), None);
     }
 
     #[test]
