@@ -20,13 +20,10 @@ pub struct Alias<E: Engine + ?Sized> {
 
 impl<E: Engine + ?Sized> Alias<E> {
     pub fn new(inner: Box<E>, aliases: Aliases) -> Self {
-        let eliminated = (0..aliases.of.len() as u32)
-            .filter(|&q| aliases.of_atom(q).is_some())
-            .collect();
         Alias {
             inner,
+            eliminated: aliases.eliminated().collect(),
             aliases,
-            eliminated,
         }
     }
 }
@@ -121,7 +118,6 @@ mod tests {
         // 3 = 1, 4 = not 1, 5 = not 2
         let aliases = Aliases {
             of: vec![0, 0, 0, 1, -1, -2],
-            count: 3,
         };
         let inner = Scripted(vec![vec![2], vec![1]], Stats::default(), Vec::new());
         let mut e = Alias::new(Box::new(inner), aliases);

@@ -38,14 +38,20 @@ use crate::lit::Lit;
 pub struct Aliases {
     /// Atom → `±root` (0: the atom is its own variable). Empty when no atom is eliminated.
     pub of: Vec<i32>,
-    /// How many atoms are eliminated.
-    pub count: u32,
 }
 
 impl Aliases {
     /// No atom eliminated.
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.of.is_empty()
+    }
+    /// The eliminated atoms, ascending.
+    pub fn eliminated(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.of.len() as u32).filter(|&q| self.of[q as usize] != 0)
+    }
+    /// How many atoms are eliminated.
+    pub fn count(&self) -> usize {
+        self.eliminated().count()
     }
     /// The root literal `q` equals (`±r`), if `q` is eliminated.
     pub fn of_atom(&self, q: u32) -> Option<i32> {
@@ -118,7 +124,6 @@ pub fn find(g: &GroundProgram) -> Aliases {
     }
     // Union-find with signs: parent[a] = ±b (0: a is a root).
     let mut parent = vec![0i32; n as usize + 1];
-    let mut count = 0;
     for q in 1..=n {
         let [r] = g.rules_of(q) else { continue };
         let rule = &g.rules[*r as usize];
@@ -141,9 +146,8 @@ pub fn find(g: &GroundProgram) -> Aliases {
             continue; // a cycle of merges (or q ≡ ¬q): q keeps its rule
         }
         parent[q as usize] = root;
-        count += 1;
     }
-    if count == 0 {
+    if parent.iter().all(|&p| p == 0) {
         return Aliases::default();
     }
     let mut of = vec![0i32; g.num_atoms as usize + 1];
@@ -152,7 +156,7 @@ pub fn find(g: &GroundProgram) -> Aliases {
             of[q as usize] = find_root(&mut parent, q as i32);
         }
     }
-    Aliases { of, count }
+    Aliases { of }
 }
 
 /// The root literal of the signed atom `x` (`+r` or `-r`), compressing the path. Iterative:
@@ -207,7 +211,7 @@ mod tests {
         // p = not n; n's rule would close the cycle, so n keeps it.
         assert_eq!(a.of_atom(5), Some(-6));
         assert_eq!(a.of_atom(6), None);
-        assert_eq!(a.count, 4);
+        assert_eq!(a.count(), 4);
         assert_eq!(a.lit(Lit::f(3)), Lit::t(1));
         assert_eq!(a.lit(Lit::t(7)), Lit::t(7));
     }

@@ -182,7 +182,7 @@ fn work(
                 0 => String::new(),
                 aux => format!(", {aux} auxiliary atoms"),
             },
-            match ground.aliases.count {
+            match ground.aliases.count() {
                 0 => String::new(),
                 n => format!(", {n} atoms eliminated"),
             }
