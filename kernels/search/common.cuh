@@ -488,6 +488,28 @@ YS_D void ys_add_i64(i64* a, i64 v) {
 #endif
 }
 
+// Atomic add on a 64-bit signed counter; the value before.
+YS_D i64 ys_fetch_add_i64(i64* a, i64 v) {
+#ifdef YS_EMU
+    i64 o = *a;
+    *a += v;
+    return o;
+#else
+    return (i64)atomicAdd((unsigned long long*)a, (unsigned long long)v);
+#endif
+}
+
+// Atomic or on a word; the value before.
+YS_D u32 ys_fetch_or(u32* a, u32 v) {
+#ifdef YS_EMU
+    u32 o = *a;
+    *a |= v;
+    return o;
+#else
+    return atomicOr(a, v);
+#endif
+}
+
 // Inclusive prefix sum over the lanes.
 YS_D i64 ys_scan_i64(i64 x) {
 #ifndef YS_EMU

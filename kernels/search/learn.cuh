@@ -22,6 +22,62 @@ YS_D u32 max_level(const Prog& P, const Srch& s, u32 ref) {
     return ys_max(m);
 }
 
+// Whether literal v of the learned nogood (marked `epoch`) is implied by the nogood's other
+// literals through reasons (MiniSat's recursive minimisation, breadth first; lane 0): every
+// variable its reasons lead to is of level 1, in the nogood, or implied the same way. Variables
+// shown implied are marked `epoch`, those of a failed search `epoch + 1` (never implied: the
+// search fails on them at once). `abst`: the nogood's levels mod 32, a variable of another
+// level fails. The queue is scratch[q0..cap): no variable is queued twice, and the variables it
+// can hold (not in the nogood, not resolved at the conflict level) fit.
+YS_D bool implied_deep(const Prog& P, const Srch& s, u32 v, u32 epoch, u32 abst, u32 q0, u32 cap) {
+    const u32 poison = epoch + 1;
+    u32 top = q0, head = q0, cur = v;
+    while (true) {
+        u32 r = s.reason[cur];
+        if (r == YSM_NONE || r == YSM_FLIPPED || is_sumref(r)) break;  // fails (v itself: a decision)
+        u32 rn;
+        const u32* rl = ng_lits(P, s, r, &rn);
+        bool fail = false;
+        for (u32 j = 0; j < rn && !fail; ++j) {
+            u32 u = lvar(rl[j]);
+            if (u == cur) continue;
+            u32 l = lvl_of(ld_asg(s, u));
+            if (l <= 1 || s.mark[u] == epoch) continue;
+            u32 ru = s.reason[u];
+            if (s.mark[u] == poison || ru == YSM_NONE || ru == YSM_FLIPPED || is_sumref(ru) ||
+                ((abst >> (l & 31u)) & 1u) == 0 || top >= cap) {
+                fail = true;
+            } else {
+                s.mark[u] = epoch;
+                s.scratch[top++] = u;
+            }
+        }
+        if (fail) break;
+        if (head == top) return true;
+        cur = s.scratch[head++];
+    }
+    for (u32 i = q0; i < top; ++i) s.mark[s.scratch[i]] = poison;
+    return false;
+}
+
+// Drop the literals of scratch[1..len) that implied_deep shows implied; the new length (lane
+// 0 works, every lane gets it). `cap`: where the resolved variables start in scratch. Leaves
+// H_EPOCH at epoch + 1 so that later marks are fresh.
+YS_D u32 minimise_deep(const Prog& P, const Srch& s, u32 len, u32 epoch, u32 cap) {
+    u32 out = len;
+    if (YS_LANE == 0) {
+        s.H[YSM_H_EPOCH] = epoch + 1;
+        u32 abst = 0;
+        for (u32 k = 1; k < len; ++k) abst |= 1u << (lvl_of(ld_asg(s, lvar(s.scratch[k]))) & 31u);
+        out = 1;
+        for (u32 k = 1; k < len; ++k) {
+            u32 q = s.scratch[k];
+            if (!implied_deep(P, s, lvar(q), epoch, abst, len, cap)) s.scratch[out++] = q;
+        }
+    }
+    return ys_bcast(out);
+}
+
 // First-UIP resolution. Learned nogood in scratch[0..H_LEN); resolved variables of the conflict
 // level in scratch[num_vars - 1 - k] for k < H_TMP2 (bumped too).
 YS_D void analyse_res(const Prog& P, const Srch& s, u32 ref) {
@@ -126,7 +182,8 @@ YS_D void analyse_res(const Prog& P, const Srch& s, u32 ref) {
         ys_sync();
     }
     ys_sync();  // every lane has read LEN (the loop may not have run)
-    if (lane == 0) H[YSM_H_LEN] = out;
+    u32 deep = minimise_deep(P, s, out, epoch, nv - H[YSM_H_TMP2]);
+    if (lane == 0) H[YSM_H_LEN] = deep;
     ys_sync();
 }
 

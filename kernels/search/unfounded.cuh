@@ -26,6 +26,11 @@ YS_D void ufs_push(const Srch& s, u32 q) {
     s.ufsq[k] = q;
 }
 
+// Mark atom h founded and queue it, unless it was founded already (any lane).
+YS_D void ufs_found(const Srch& s, u32 h) {
+    if ((ys_fetch_or(&s.founded[h], YSM_FOUNDED) & YSM_FOUNDED) == 0) ufs_push(s, h);
+}
+
 // Append literal l (holding) to the loop nogood unless its variable is in already (lane 0).
 YS_D void ufs_emit(const Srch& s, u32 l, u32 epoch) {
     u32 v = lvar(l);
@@ -110,33 +115,31 @@ YS_D u32 ufs_check(const Prog& P, const Srch& s) {
         s.ufsacc[sp] = lack;
     }
     ys_sync();
-    // Heads of complete supports (one lane, so each head is pushed once).
-    if (lane == 0) {
-        for (u32 sp = 0; sp < P.n_sup; ++sp) {
-            u32 h = P.sup_head[sp];
-            if (s.ufsacc[sp] <= 0 && (s.founded[h] & YSM_FOUNDED) == 0) {
-                s.founded[h] |= YSM_FOUNDED;
-                ufs_push(s, h);
-            }
-        }
-        // Worklist: a newly founded atom completes the supports that wait for it.
-        for (u32 qi = 0; qi < H[YSM_H_UFS_Q]; ++qi) {
+    // Heads of complete supports, then a worklist: a newly founded atom completes the supports
+    // that wait for it. The whole warp works on it (each lane a support, then a queued atom);
+    // the lane whose atomic sets FOUNDED pushes the head, so each head is queued once, and the
+    // lane whose subtraction takes a support's lack from above 0 to 0 or below founds its head.
+    for (u32 sp = lane; sp < P.n_sup; sp += YS_WARP) {
+        if (s.ufsacc[sp] <= 0) ufs_found(s, P.sup_head[sp]);
+    }
+    ys_sync();
+    u32 head = 0;
+    while (true) {
+        u32 tail = ys_bcast(ys_vol(H[YSM_H_UFS_Q]));  // every lane reads it before any pushes
+        if (head >= tail) break;
+        for (u32 qi = head + lane; qi < tail; qi += YS_WARP) {
             u32 q = s.ufsq[qi];
             for (u32 d = P.dep_off[q]; d < P.dep_off[q + 1]; ++d) {
                 u32 sp = P.dep_sup[d];
-                i64 lack = s.ufsacc[sp];
-                if (lack > ((i64)1 << 61)) continue;
-                lack -= P.dep_w[d];
-                s.ufsacc[sp] = lack;
-                u32 h = P.sup_head[sp];
-                if (lack <= 0 && (s.founded[h] & YSM_FOUNDED) == 0) {
-                    s.founded[h] |= YSM_FOUNDED;
-                    ufs_push(s, h);
-                }
+                i64 w = P.dep_w[d];
+                i64 old = ys_fetch_add_i64(&s.ufsacc[sp], -w);
+                // A false body's lack starts at 2^62 and stays far above 0 (weights < 2^61).
+                if (old > 0 && old <= ((i64)1 << 61) && old - w <= 0) ufs_found(s, P.sup_head[sp]);
             }
         }
+        ys_sync();
+        head = tail;
     }
-    ys_sync();
     // The seed: the least unfounded atom that is not false.
     u32 seed = YSM_NONE;
     for (u32 k = lane; k < P.n_cyc; k += YS_WARP) {
