@@ -11,7 +11,9 @@ machine each takes.
                              LEARNING `default` gives no --learning (auto:default: the defaults;
                              cpu:default+parallel-mode=16 is cpu:default:t16)
   yasmin:NAME:FLAGS          yasmin-rs with exactly FLAGS (split as a shell would), named NAME in
-                             the rows; e.g. 'yasmin:res-t8:--engine=cpu --learning=res -t 8'
+                             the rows; e.g. 'yasmin:res-t8:--engine=cpu --learning=res -t 8';
+                             a first flag bin=PATH runs the binary PATH instead of --bin's (two
+                             builds side by side in one run: 'yasmin:gpu-before:bin=old --engine=gpu')
 
 Invariant: a configuration's `share` says what it occupies, and `run` never runs a `machine`
 configuration beside anything else: `single` (one host core: clingo, cpu:* without -t),
@@ -68,9 +70,12 @@ def parse(c):
         if not name:
             raise SystemExit("bad configuration %r (want yasmin:NAME:FLAGS)" % c)
         flags = shlex.split(flags)
+        binary = None
+        if flags and flags[0].startswith("bin="):
+            binary = flags.pop(0)[4:]
         engine, threads = _engine_in(flags), _threads_in(flags)
         return {"name": name, "solver": "yasmin-rs", "engine": engine, "threads": threads,
-                "share": _share(engine, threads), "flags": flags}
+                "share": _share(engine, threads), "flags": flags, "binary": binary}
     base, *extra = c.split("+")
     parts = base.split(":")
     threads = 1
@@ -113,7 +118,8 @@ def command(cfg, ground, time_limit, models, binary, clingo, quiet=False, extra=
         return (list(clingo) + cfg["flags"] + [ground, "--stats", "-q2,0" if optimising else "-q",
                                                 "-n", str(models),
                                                 "--time-limit=%d" % time_limit])
-    argv = [binary, ground, "--stats", "-n", str(models), "--time-limit", str(time_limit)]
+    argv = [cfg.get("binary") or binary, ground, "--stats", "-n", str(models),
+            "--time-limit", str(time_limit)]
     argv += cfg["flags"]
     if quiet:
         argv.append("-q")

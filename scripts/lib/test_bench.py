@@ -59,6 +59,11 @@ class Configs(unittest.TestCase):
             c = configs.parse(name)
             self.assertEqual((c["share"], c["flags"]), (share, flags), name)
         self.assertEqual(configs.parse("yasmin:g1:--engine=gpu")["name"], "g1")
+        old = configs.parse("yasmin:g0:bin=/x/old --engine=gpu")
+        self.assertEqual((old["share"], old["flags"]), ("device", ["--engine=gpu"]))
+        self.assertEqual(configs.command(old, "g.aspif", 10, 1, "new", ["clingo"])[0], "/x/old")
+        self.assertEqual(configs.command(configs.parse("gpu:default"), "g.aspif", 10, 1, "new",
+                                         ["clingo"])[0], "new")
 
     def test_bad_forms_are_refused(self):
         for bad in ("cpu", "tpu:res", "cpu:res+-x", "yasmin::--x", "cpu:res:a:b:c"):
