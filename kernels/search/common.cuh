@@ -479,15 +479,6 @@ YS_D u32 ys_rank(u32 mask) {
 #endif
 }
 
-// Atomic add on a 64-bit signed counter.
-YS_D void ys_add_i64(i64* a, i64 v) {
-#ifdef YS_EMU
-    *a += v;
-#else
-    atomicAdd((unsigned long long*)a, (unsigned long long)v);
-#endif
-}
-
 // Atomic add on a 64-bit signed counter; the value before.
 YS_D i64 ys_fetch_add_i64(i64* a, i64 v) {
 #ifdef YS_EMU
@@ -498,6 +489,9 @@ YS_D i64 ys_fetch_add_i64(i64* a, i64 v) {
     return (i64)atomicAdd((unsigned long long*)a, (unsigned long long)v);
 #endif
 }
+
+// Atomic add on a 64-bit signed counter.
+YS_D void ys_add_i64(i64* a, i64 v) { (void)ys_fetch_add_i64(a, v); }
 
 // Atomic or on a word; the value before.
 YS_D u32 ys_fetch_or(u32* a, u32 v) {
