@@ -19,7 +19,12 @@
 //! With eliminated atoms (`g.aliases`, [`crate::ground::alias`]) every nogood reads an
 //! eliminated atom `q = ±r` as the literal of `r`, `q`'s own variable is fixed false (`{T q}`)
 //! and its support and head nogoods (`q ↔ ±r` itself) are left out: the invariant then holds
-//! for the assignment with each `q` given the value of its literal.
+//! for the assignment with each `q` given the value of its literal. A body equal to an atom
+//! eliminated as `-r` (`b ↔ ¬r`, as clasp reads it: a literal, no variable of its own) is
+//! written `F r` in every nogood that names it and has no definition; its `body_var` is one
+//! variable shared by all such bodies and fixed false, which nothing reads for its value: the
+//! unfounded-set checks read only bodies of rules with cyclic heads, which keep their own
+//! variables, and the rule-decision heuristic merely never offers such a body.
 
 use super::aggregate;
 use super::db::{NogoodDbBuilder, Origin};
@@ -79,18 +84,38 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
     };
     // (eq) the one variable, fixed false, of every constraint-only conjunction
     let mut constraint_var: Option<Var> = None;
+    // (alias) the literal each body is written as in the nogoods: `T body_var`, or `F r` for
+    // a conjunction equal to an atom eliminated as `-r` (not a dead one) whose rules' heads
+    // are all acyclic (the unfounded-set checks read the variables of the others' bodies)
+    let mut cyclic_rule = vec![false; g.bodies.len()];
+    for r in &g.rules {
+        if r.head.iter().any(|&h| g.is_cyclic(h)) {
+            cyclic_rule[r.body as usize] = true;
+        }
+    }
+    let mut body_lit: Vec<Option<Lit>> = vec![None; g.bodies.len()];
+    // (alias) the shared variable, fixed false, of those bodies
+    let mut negated_var: Option<Var> = None;
     let body_var: Vec<Var> = (0..g.bodies.len())
         .map(|i| {
+            let conj = matches!(g.bodies[i], BodyDef::Conj { .. });
             if let Some(p) = eq.atom_of_body(i) {
-                // b ↔ p: the atom's variable, or its root's when p is eliminated as `+r`
-                // (as `-r`, b ↔ ¬r: a variable of its own, defined over r below)
+                // b ↔ p: the atom's variable, or its root's when p is eliminated as `+r`; as
+                // `-r`, b ↔ ¬r: the literal F r
                 match aliases.of_atom(p) {
                     None => return p,
                     Some(r) if r > 0 => return r as Var,
+                    Some(r) if conj && !dead[i] && !cyclic_rule[i] => {
+                        body_lit[i] = Some(Lit::f(r.unsigned_abs()));
+                        return *negated_var.get_or_insert_with(|| {
+                            let f = nb.new_var();
+                            nb.add_unmapped(&[Lit::t(f)], Origin::Fact);
+                            f
+                        });
+                    }
                     Some(_) => {}
                 }
             }
-            let conj = matches!(g.bodies[i], BodyDef::Conj { .. });
             if (eq.on && conj && only_constraints[i]) || dead[i] {
                 return *constraint_var.get_or_insert_with(|| {
                     let f = nb.new_var();
@@ -102,12 +127,13 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         })
         .collect();
     let first_aux = nb.num_vars();
+    let lit_of = |i: usize| body_lit[i].unwrap_or(Lit::t(body_var[i]));
 
     let mut aux_body = Vec::new();
     for (i, body) in g.bodies.iter().enumerate() {
         if let BodyDef::Conj { pos, neg } = body {
-            if dead[i] {
-                continue;
+            if dead[i] || body_lit[i].is_some() {
+                continue; // (alias) b ↔ ¬r needs no definition: it is written F r
             }
             if only_constraints[i] {
                 // :- body: {T p | p ∈ pos} ∪ {F q | q ∈ neg}
@@ -161,7 +187,7 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         support.extend(
             rules
                 .iter()
-                .map(|&r| Lit::f(body_var[g.rules[r as usize].body as usize])),
+                .map(|&r| lit_of(g.rules[r as usize].body as usize).negate()),
         );
         let origin = if support.len() == 1 {
             Origin::Fact
@@ -173,12 +199,13 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
 
     for r in &g.rules {
         let b = body_var[r.body as usize];
+        let bl = lit_of(r.body as usize);
         match (r.choice, r.head.as_slice()) {
             // `{…} :- body`: the body only allows the head atoms, it does not force them.
             (true, _) => {}
             // `:- body`: the body must be false: {T b} (the shared variable's: added once).
             (false, []) if Some(b) == constraint_var => {}
-            (false, []) => nb.add(&[Lit::t(b)], Origin::Constraint),
+            (false, []) => nb.add(&[bl], Origin::Constraint),
             // (alias) the eliminated atom's only rule: its head nogood is the equivalence.
             (false, [p]) if aliases.of_atom(*p).is_some() => {}
             // (eq) a fact `p :- ∅`: b_r holds, so {T b_r, F p} is {F p}.
@@ -186,7 +213,7 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
                 nb.add(&[Lit::f(*p)], Origin::Fact)
             }
             // `p :- body`, b_r → p: {T b_r, F p}.
-            (false, [p]) => nb.add(&[Lit::t(b), Lit::f(*p)], Origin::Head),
+            (false, [p]) => nb.add(&[bl, Lit::f(*p)], Origin::Head),
             (false, _) => unreachable!("analyse rejects disjunctive heads"),
         }
     }
@@ -244,4 +271,66 @@ fn body_rules(g: &GroundProgram) -> (Vec<u32>, Vec<u32>) {
         fill[r.body as usize] += 1;
     }
     (offsets, rules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::{alias, analysed};
+    use lparse::Rule;
+
+    /// The body of `bodies` with exactly these positive and negative atoms.
+    fn body(g: &GroundProgram, p: &[u32], n: &[u32]) -> usize {
+        g.bodies
+            .iter()
+            .position(|b| matches!(b, BodyDef::Conj { pos, neg } if pos == p && neg == n))
+            .expect("no such body")
+    }
+
+    fn has(c: &Completion, lits: &[Lit]) -> bool {
+        let mut want: Vec<u32> = lits.iter().map(|l| l.code()).collect();
+        want.sort_unstable();
+        (0..c.db.len()).any(|i| c.db.nogood(i) == want.as_slice())
+    }
+
+    #[test]
+    fn a_body_equal_to_a_negated_root_is_that_literal_unless_a_cyclic_rule_reads_it() {
+        // 1 :- not 2.  2 :- not 1.  2 :- 5.  3 :- 1.  4 :- not 2.  4 :- 4, 3.
+        // Atom 1 is eliminated as not 2 (2 has two rules); body {1} (rule 3's) is F 2; body
+        // {not 2} is 1 too, but rule 4's head is cyclic: it keeps a variable of its own.
+        let mut g = analysed(&[
+            Rule::normal(&[1], &[-2]),
+            Rule::normal(&[2], &[-1]),
+            Rule::normal(&[2], &[5]),
+            Rule::normal(&[3], &[1]),
+            Rule::normal(&[4], &[-2]),
+            Rule::normal(&[4], &[4, 3]),
+        ]);
+        alias::eliminate(&mut g);
+        assert_eq!(g.aliases.of_atom(1), Some(-2));
+        assert!(g.is_cyclic(4));
+        let c = complete(&g);
+        let b1 = body(&g, &[1], &[]);
+        let f = c.body_var[b1];
+        assert!(f > g.num_atoms, "no atom's variable");
+        assert!(has(&c, &[Lit::t(f)]), "the shared variable is fixed false");
+        // 3 :- 1 is written F 2 -> 3, and 3's support says T 3 -> F 2.
+        assert!(has(&c, &[Lit::f(2), Lit::f(3)]), "head nogood over F 2");
+        assert!(has(&c, &[Lit::t(3), Lit::t(2)]), "support nogood over F 2");
+        // No nogood but the unit names the shared variable: it has no definition.
+        let named = (0..c.db.len())
+            .filter(|&i| c.db.nogood(i).iter().any(|&l| l >> 1 == f))
+            .count();
+        assert_eq!(named, 1);
+        let bn = body(&g, &[], &[2]);
+        let v = c.body_var[bn];
+        assert_ne!(
+            v, f,
+            "read by the unfounded-set checks: a variable of its own"
+        );
+        assert!(
+            has(&c, &[Lit::t(v), Lit::t(2)]),
+            "its definition b -> not 2"
+        );
+    }
 }
