@@ -175,8 +175,10 @@ YS_D void prop_watches(const Prog& P, const Geo& g, const Srch& s, u32 p, u32 le
 }
 
 // Propagate the trail from H_QHEAD until it is empty or a conflict is found (H_CONFL). True if
-// it stopped at `deadline` instead (checked every 256 literals; the queue is left as it is, so
-// the next call goes on from there).
+// it stopped at `deadline` instead (checked after about 256 warp steps: a literal counts one
+// plus a step per YS_WARP entries of its short-nogood and watch lists, so that literals with
+// long lists do not stretch the time between checks; the queue is left as it is, so the next
+// call goes on from there).
 YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     const u32 lane = YS_LANE;
     u32 done = 0;
@@ -185,11 +187,13 @@ YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         u32 q = ys_vol(s.H[YSM_H_QHEAD]);
         u32 t = ys_vol(s.H[YSM_H_TRAIL]);
         if (ys_vol(s.H[YSM_H_CONFL]) != YSM_NONE || q >= t || ys_vol(s.H[YSM_H_ERR]) != 0) break;
-        if ((++done & 255u) == 0) {
+        if (done >= 256u) {
+            done = 0;
             u32 late = lane == 0 && ys_now_ns() >= deadline;
             if (ys_bcast(late)) return true;
         }
         u32 p = s.trail[q];
+        done += 1u + (s.wlen[p] + P.socc_off[p + 1] - P.socc_off[p]) / YS_WARP;
         u32 level = s.H[YSM_H_LEVEL];
         ys_sync();
         if (lane == 0) s.H[YSM_H_QHEAD] = q + 1;
