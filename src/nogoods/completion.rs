@@ -21,8 +21,8 @@
 //! and its support and head nogoods (`q ↔ ±r` itself) are left out: the invariant then holds
 //! for the assignment with each `q` given the value of its literal. A body equal to an atom
 //! eliminated as `-r` (`b ↔ ¬r`, as clasp reads it: a literal, no variable of its own) is
-//! written `F r` in every nogood that names it and has no definition; its `body_var` is one
-//! variable shared by all such bodies and fixed false, which nothing reads for its value: the
+//! written `F r` in every nogood that names it and has no definition; its `body_var` is the
+//! variable fixed false that constraint-only bodies share, which nothing reads for its value: the
 //! unfounded-set checks read only bodies of rules with cyclic heads, which keep their own
 //! variables, and the rule-decision heuristic merely never offers such a body.
 
@@ -82,8 +82,16 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         }
         dead
     };
-    // (eq) the one variable, fixed false, of every constraint-only conjunction
-    let mut constraint_var: Option<Var> = None;
+    // (eq) the one variable, fixed false, of every constraint-only conjunction (and, below, of
+    // dead bodies and of bodies written as F r)
+    let mut false_var: Option<Var> = None;
+    let mut fixed_false = |nb: &mut NogoodDbBuilder| {
+        *false_var.get_or_insert_with(|| {
+            let f = nb.new_var();
+            nb.add(&[Lit::t(f)], Origin::Constraint); // :- body: {T b}, once
+            f
+        })
+    };
     // (alias) the literal each body is written as in the nogoods: `T body_var`, or `F r` for
     // a conjunction equal to an atom eliminated as `-r` (not a dead one) whose rules' heads
     // are all acyclic (the unfounded-set checks read the variables of the others' bodies)
@@ -94,8 +102,6 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         }
     }
     let mut body_lit: Vec<Option<Lit>> = vec![None; g.bodies.len()];
-    // (alias) the shared variable, fixed false, of those bodies
-    let mut negated_var: Option<Var> = None;
     let body_var: Vec<Var> = (0..g.bodies.len())
         .map(|i| {
             let conj = matches!(g.bodies[i], BodyDef::Conj { .. });
@@ -107,21 +113,13 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
                     Some(r) if r > 0 => return r as Var,
                     Some(r) if conj && !dead[i] && !cyclic_rule[i] => {
                         body_lit[i] = Some(Lit::f(r.unsigned_abs()));
-                        return *negated_var.get_or_insert_with(|| {
-                            let f = nb.new_var();
-                            nb.add_unmapped(&[Lit::t(f)], Origin::Fact);
-                            f
-                        });
+                        return fixed_false(&mut nb);
                     }
                     Some(_) => {}
                 }
             }
             if (eq.on && conj && only_constraints[i]) || dead[i] {
-                return *constraint_var.get_or_insert_with(|| {
-                    let f = nb.new_var();
-                    nb.add(&[Lit::t(f)], Origin::Constraint); // :- body: {T b}, once
-                    f
-                });
+                return fixed_false(&mut nb);
             }
             nb.new_var()
         })
@@ -198,13 +196,12 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
     }
 
     for r in &g.rules {
-        let b = body_var[r.body as usize];
         let bl = lit_of(r.body as usize);
         match (r.choice, r.head.as_slice()) {
             // `{…} :- body`: the body only allows the head atoms, it does not force them.
             (true, _) => {}
-            // `:- body`: the body must be false: {T b} (the shared variable's: added once).
-            (false, []) if Some(b) == constraint_var => {}
+            // `:- body`: the body must be false: {T b} (the shared false variable's: added once).
+            (false, []) if Some(bl) == false_var.map(Lit::t) => {}
             (false, []) => nb.add(&[bl], Origin::Constraint),
             // (alias) the eliminated atom's only rule: its head nogood is the equivalence.
             (false, [p]) if aliases.of_atom(*p).is_some() => {}
