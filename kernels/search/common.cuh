@@ -379,7 +379,9 @@ YS_D bool holds(u32 l, i32 a) { return lpos(l) ? a > 0 : a < 0; }
 // l is assigned and does not hold.
 YS_D bool fails(u32 l, i32 a) { return lpos(l) ? a < 0 : a > 0; }
 YS_D i32 val_for(u32 l, u32 lvl) { return lpos(l) ? (i32)lvl : -(i32)lvl; }
-YS_D i32 ld_asg(const Srch& s, u32 v) { return ys_vol(s.asg[v]); }
+// A plain load (cached in L1): a lane reads a value another lane of the warp wrote (a CAS)
+// only after a ys_sync() that separates them, which orders the two (CUDA memory model).
+YS_D i32 ld_asg(const Srch& s, u32 v) { return s.asg[v]; }
 
 // The literals of nogood `ref` (input, learned, YSM_INJECT or YSM_SUMCONF; not the lazy reason
 // of a sum-implied variable: see sum_reason_lits in sums.cuh).
@@ -509,6 +511,17 @@ YS_D i64 ys_scan_i64(i64 x) {
 #ifndef YS_EMU
     for (u32 d = 1; d < 32; d <<= 1) {
         i64 y = __shfl_up_sync(YS_FULL, x, d);
+        if (YS_LANE >= d) x += y;
+    }
+#endif
+    return x;
+}
+
+// Inclusive prefix sum over the lanes (32-bit).
+YS_D u32 ys_scan(u32 x) {
+#ifndef YS_EMU
+    for (u32 d = 1; d < 32; d <<= 1) {
+        u32 y = __shfl_up_sync(YS_FULL, x, d);
         if (YS_LANE >= d) x += y;
     }
 #endif

@@ -18,9 +18,9 @@
 
 #include "sums.cuh"
 
-// Make q true at the current level with reason `ref` (literals lits[0..n], all holding but q's
+// Make q true at the current level with reason `ref` (literals lit(0..n), all holding but q's
 // complement), or record the conflict if another lane made q false meanwhile. Lane-local.
-YS_D void imply(const Srch& s, u32 q, u32 ref, const u32* lits, u32 n, u32 level) {
+template <class L> YS_D void imply_by(const Srch& s, u32 q, u32 ref, L lit, u32 n, u32 level) {
     u32 v = lvar(q);
     i32 val = val_for(q, level);
     i32 old = ys_cas_i(&s.asg[v], 0, val);
@@ -29,7 +29,7 @@ YS_D void imply(const Srch& s, u32 q, u32 ref, const u32* lits, u32 n, u32 level
         if (s.cfg[YSM_CFG_LEARNING] == 1) {
             u64 a0 = 0, a1 = 0;
             for (u32 k = 0; k < n; ++k) {
-                u32 u = lvar(lits[k]);
+                u32 u = lvar(lit(k));
                 if (u == v) continue;
                 a0 |= s.deps[2 * (u64)u];
                 a1 |= s.deps[2 * (u64)u + 1];
@@ -45,35 +45,59 @@ YS_D void imply(const Srch& s, u32 q, u32 ref, const u32* lits, u32 n, u32 level
     }
 }
 
-// The input nogoods of length 2 and 3 that contain p (p holds).
-YS_D void prop_short(const Prog& P, const Srch& s, u32 p, u32 level) {
+YS_D void imply(const Srch& s, u32 q, u32 ref, const u32* lits, u32 n, u32 level) {
+    imply_by(s, q, ref, [lits](u32 k) { return lits[k]; }, n, level);
+}
+
+// The input nogoods of length 2 and 3 that contain one of the literals trail[q .. q + nb]
+// (nb <= YS_WARP; they hold), all at once: lane j takes literal j, a prefix sum over the lanes
+// lays their occurrence lists end to end, and each lane takes the next occurrence of that list.
+// The other literals of a nogood are read from the occurrence list itself (many_layout.rs),
+// not through `ng_off` and `ng_lits`.
+YS_D void prop_short(const Prog& P, const Srch& s, u32 q, u32 nb, u32 level) {
     const u32 lane = YS_LANE;
-    u32 b = P.socc_off[p], e = P.socc_off[p + 1];
-    for (u32 base = b; base < e; base += YS_WARP) {
-        u32 k = base + lane, imp = YSM_NONE, cref = YSM_NONE, id = 0, n = 0;
-        const u32* lits = 0;
-        if (k < e) {
-            id = P.socc[k];
-            u32 o = P.ng_off[id];
-            lits = P.ng_lits + o;
-            n = P.ng_off[id + 1] - o;
-            u32 open = 0, w = 0;
-            bool sat = false;
-            for (u32 j = 0; j < n; ++j) {
-                u32 x = lits[j];
-                i32 a = ld_asg(s, lvar(x));
-                if (a == 0) {
-                    ++open;
-                    w = x;
-                } else if (!holds(x, a)) {
-                    sat = true;
+    u32 p = 0, b = 0, c = 0;
+    if (lane < nb) {
+        p = s.trail[q + lane];
+        b = P.socc_off[p];
+        c = P.socc_off[p + 1] - b;
+    }
+    u32 end = ys_scan(c), pre = end - c;
+    u32 total = ys_shfl(end, YS_WARP - 1);
+    for (u32 base = 0; base < total; base += YS_WARP) {
+        u32 i = base + lane;
+        // The lane whose list holds occurrence i: the last one that starts at or before i
+        // (lanes past nb and those with empty lists start at the end of the one before).
+        u32 j = 0;
+        for (u32 step = YS_WARP / 2; step >= 1; step >>= 1) {
+            if (ys_shfl(pre, j + step) <= i) j += step;
+        }
+        u32 pj = ys_shfl(p, j), k = ys_shfl(b, j) + (i - ys_shfl(pre, j));
+        u32 imp = YSM_NONE, cref = YSM_NONE, id = 0, x = 0, y = YSM_NONE;
+        if (i < total) {
+            const u32* o = P.socc + 3 * (u64)k;
+            id = o[0];
+            x = o[1];
+            y = o[2];
+            i32 ax = ld_asg(s, lvar(x));
+            // A missing third literal reads as one that holds.
+            u32 yy = y == YSM_NONE ? pj : y;
+            i32 ay = y == YSM_NONE ? (lpos(pj) ? 1 : -1) : ld_asg(s, lvar(y));
+            if (!fails(x, ax) && !fails(yy, ay)) {
+                if (ax != 0 && ay != 0) {
+                    cref = id;
+                } else if (ax == 0 && ay != 0) {
+                    imp = lneg(x);
+                } else if (ax != 0 && ay == 0) {
+                    imp = lneg(y);
                 }
             }
-            if (!sat && open == 0) cref = id;
-            if (!sat && open == 1) imp = lneg(w);
         }
         ys_sync();
-        if (imp != YSM_NONE) imply(s, imp, id, lits, n, level);
+        if (imp != YSM_NONE) {
+            u32 n = y == YSM_NONE ? 2 : 3;
+            imply_by(s, imp, id, [pj, x, y](u32 m) { return m == 0 ? pj : m == 1 ? x : y; }, n, level);
+        }
         if (cref != YSM_NONE) ys_cas(&s.H[YSM_H_CONFL], YSM_NONE, cref);
         ys_sync();
     }
@@ -179,6 +203,11 @@ YS_D void prop_watches(const Prog& P, const Geo& g, const Srch& s, u32 p, u32 le
 // plus a step per YS_WARP entries of its short-nogood and watch lists, so that literals with
 // long lists do not stretch the time between checks; the queue is left as it is, so the next
 // call goes on from there).
+// The queue is taken up to YS_WARP literals at a time: their short nogoods at once, then their
+// watch lists and sums one literal after the other. H_QHEAD passes a literal when its watches
+// and sums are done; a conflict stops the batch there (the backjump undoes every literal of
+// it: all are at the current level), so a literal's short nogoods may be checked twice, which
+// changes nothing.
 YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     const u32 lane = YS_LANE;
     u32 done = 0;
@@ -192,14 +221,19 @@ YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             u32 late = lane == 0 && ys_now_ns() >= deadline;
             if (ys_bcast(late)) return true;
         }
-        u32 p = s.trail[q];
-        done += 1u + (s.wlen[p] + P.socc_off[p + 1] - P.socc_off[p]) / YS_WARP;
+        u32 nb = t - q < YS_WARP ? t - q : YS_WARP;
         u32 level = s.H[YSM_H_LEVEL];
         ys_sync();
-        if (lane == 0) s.H[YSM_H_QHEAD] = q + 1;
-        prop_short(P, s, p, level);
-        prop_watches(P, g, s, p, level);
-        prop_sums(P, s, p, level);
+        prop_short(P, s, q, nb, level);
+        for (u32 j = 0; j < nb; ++j) {
+            if (j > 0 && ys_vol(s.H[YSM_H_CONFL]) != YSM_NONE) break;
+            u32 p = s.trail[q + j];
+            done += 1u + (s.wlen[p] + P.socc_off[p + 1] - P.socc_off[p]) / YS_WARP;
+            prop_watches(P, g, s, p, level);
+            prop_sums(P, s, p, level);
+            ys_sync();
+            if (lane == 0) s.H[YSM_H_QHEAD] = q + j + 1;
+        }
     }
     ys_sync();
     return false;

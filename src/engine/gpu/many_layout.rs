@@ -101,6 +101,9 @@ pub mod cfg {
 pub struct ProgArrays {
     pub ng_lits: Vec<u32>,
     pub ng_off: Vec<u32>,
+    /// Per literal its input nogoods of length 2 and 3 (CSR over occurrences): occurrence k is
+    /// `socc[3k..3k + 3]` = (nogood id, the other literal, the third literal or NONE), so that
+    /// propagation reads the other literals without going through `ng_off` and `ng_lits`.
     pub socc_off: Vec<u32>,
     pub socc: Vec<u32>,
     pub order_occ: Vec<u32>,
@@ -161,14 +164,23 @@ impl ProgArrays {
         let nsums = SumArrays::new(&c.native_sums, objective, db.num_vars)?;
         let n_units = db.bounds[0] as usize;
         let first_long = db.bounds[2] as usize;
-        // Input nogoods of length 2 and 3 per literal.
+        // Input nogoods of length 2 and 3 per literal, with their other literals.
         let mut pairs = Vec::new();
         for id in n_units..first_long {
-            for &l in db.nogood(id) {
-                pairs.push((l as usize, id as u32));
+            let n = db.nogood(id);
+            for (k, &l) in n.iter().enumerate() {
+                let mut other = n
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != k)
+                    .map(|(_, &x)| x);
+                let x = other.next().unwrap_or(NONE);
+                let y = other.next().unwrap_or(NONE);
+                pairs.push((l as usize, [id as u32, x, y]));
             }
         }
         let (socc_off, socc) = csr(2 * nv, &pairs);
+        let socc = socc.into_iter().flatten().collect();
         // Variables by decreasing occurrences (ties by index).
         let mut occ = vec![0u32; nv];
         for &l in &db.lits {
