@@ -49,16 +49,15 @@ YS_D void imply(const Srch& s, u32 q, u32 ref, const u32* lits, u32 n, u32 level
     imply_by(s, q, ref, [lits](u32 k) { return lits[k]; }, n, level);
 }
 
-// The input nogoods of length 2 and 3 that contain one of the literals trail[q .. q + nb]
-// (nb <= YS_WARP; they hold), all at once: lane j takes literal j, a prefix sum over the lanes
+// The input nogoods of length 2 and 3 that contain one of the literals p of lanes 0 .. nb
+// (nb <= YS_WARP; they hold), all at once: lane j takes its literal, a prefix sum over the lanes
 // lays their occurrence lists end to end, and each lane takes the next occurrence of that list.
 // The other literals of a nogood are read from the occurrence list itself (many_layout.rs),
 // not through `ng_off` and `ng_lits`.
-YS_D void prop_short(const Prog& P, const Srch& s, u32 q, u32 nb, u32 level) {
+YS_D void prop_short(const Prog& P, const Srch& s, u32 p, u32 nb, u32 level) {
     const u32 lane = YS_LANE;
-    u32 p = 0, b = 0, c = 0;
+    u32 b = 0, c = 0;
     if (lane < nb) {
-        p = s.trail[q + lane];
         b = P.socc_off[p];
         c = P.socc_off[p + 1] - b;
     }
@@ -139,14 +138,21 @@ YS_D void prop_watches(const Prog& P, const Geo& g, const Srch& s, u32 p, u32 le
                 if (fails(other, ao)) {
                     ne = ((u64)ref << 32) | (u64)other;
                 } else {
+                    // The first literal that does not hold, other than the watched two:
+                    // four literals, then their four values, at a time (independent loads).
                     u32 r = YSM_NONE, rk = 0;
-                    for (u32 k = 0; k < n_l; ++k) {
-                        u32 x = lits[k];
-                        if (x == w0 || x == w1) continue;
-                        if (!holds(x, ld_asg(s, lvar(x)))) {
-                            r = x;
-                            rk = k;
-                            break;
+                    for (u32 k = 0; k < n_l && r == YSM_NONE; k += 4) {
+                        u32 x[4];
+                        i32 a[4];
+                        for (u32 m = 0; m < 4; ++m) x[m] = k + m < n_l ? lits[k + m] : w0;
+                        for (u32 m = 0; m < 4; ++m) {
+                            a[m] = x[m] == w0 || x[m] == w1 ? 0 : ld_asg(s, lvar(x[m]));
+                        }
+                        for (u32 m = 0; m < 4; ++m) {
+                            if (r == YSM_NONE && x[m] != w0 && x[m] != w1 && !holds(x[m], a[m])) {
+                                r = x[m];
+                                rk = k + m;
+                            }
                         }
                     }
                     if (r != YSM_NONE) {
@@ -223,13 +229,21 @@ YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         }
         u32 nb = t - q < YS_WARP ? t - q : YS_WARP;
         u32 level = s.H[YSM_H_LEVEL];
+        // Lane j: literal q + j and the length of its watch list (no watch joins the list of a
+        // literal that holds, so it stays until the literal's turn).
+        u32 pl = 0, wl = 0, work = 0;
+        if (lane < nb) {
+            pl = s.trail[q + lane];
+            wl = s.wlen[pl];
+            work = 1u + (wl + P.socc_off[pl + 1] - P.socc_off[pl]) / YS_WARP;
+        }
+        done += ys_sum(work);
         ys_sync();
-        prop_short(P, s, q, nb, level);
+        prop_short(P, s, pl, nb, level);
         for (u32 j = 0; j < nb; ++j) {
             if (j > 0 && ys_vol(s.H[YSM_H_CONFL]) != YSM_NONE) break;
-            u32 p = s.trail[q + j];
-            done += 1u + (s.wlen[p] + P.socc_off[p + 1] - P.socc_off[p]) / YS_WARP;
-            prop_watches(P, g, s, p, level);
+            u32 p = ys_shfl(pl, j);
+            if (ys_shfl(wl, j) != 0) prop_watches(P, g, s, p, level);
             prop_sums(P, s, p, level);
             ys_sync();
             if (lane == 0) s.H[YSM_H_QHEAD] = q + j + 1;
