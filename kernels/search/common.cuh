@@ -462,6 +462,16 @@ YS_D u32 ys_shfl(u32 x, u32 src) {
 #endif
 }
 
+// The lanes whose x equals this lane's (every lane a mask with its own bit set).
+YS_D u32 ys_match(u32 x) {
+#ifdef YS_EMU
+    (void)x;
+    return 1u;
+#else
+    return __match_any_sync(YS_FULL, x);
+#endif
+}
+
 // Bitwise or over the lanes (every lane gets it).
 YS_D u32 ys_or(u32 x) {
 #ifdef YS_EMU

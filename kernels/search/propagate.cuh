@@ -185,14 +185,25 @@ YS_D void prop_watches(const Prog& P, const Geo& g, const Srch& s, u32 p, u32 le
             u32 blk = (pos / YSM_BLOCK == wcount / YSM_BLOCK) ? wb : s.bnext[wb];
             s.pool[(u64)blk * YSM_BLOCK + pos % YSM_BLOCK] = ne;
         }
-        // Moved watches join the lists of their new literals, one lane at a time.
+        // Moved watches join the lists of their new literals: in rounds, the lowest waiting
+        // lane of each new literal appends at once where the list's last block has room, the
+        // ones that need a new block from the pool one lane at a time.
         u32 mm = ys_ballot(mv != YSM_NONE);
         while (mm != 0) {
-            u32 ln = ys_ffs(mm) - 1;
-            if (lane == ln) {
-                if (!watch_add(g, s, mv, ref, mvb)) s.H[YSM_H_ERR] = YSM_ERR_POOL;
+            bool wait = (mm >> lane) & 1u;
+            u32 peers = ys_match(wait ? mv : YSM_LEARNED | lane);
+            bool go = wait && (peers & mm & ((1u << lane) - 1u)) == 0;
+            bool fresh = go && !watch_add_in_tail(s, mv, ref, mvb);
+            u32 fm = ys_ballot(fresh);
+            while (fm != 0) {
+                u32 ln = ys_ffs(fm) - 1;
+                if (lane == ln) {
+                    if (!watch_add(g, s, mv, ref, mvb)) s.H[YSM_H_ERR] = YSM_ERR_POOL;
+                }
+                fm &= fm - 1;
+                ys_sync();
             }
-            mm &= mm - 1;
+            mm &= ~ys_ballot(go);
             ys_sync();
         }
         u32 nw = wcount + ys_popc(km);

@@ -45,8 +45,8 @@ YS_D void pool_free_chain(const Srch& s, u32 b) {
     }
 }
 
-// Append an entry to the list of l (one lane; lists of other literals may be appended to by
-// other lanes only in turn, see propagate.cuh). False if the pool is exhausted.
+// Append an entry to the list of l (one lane at a time: it may take a block from the pool; see
+// propagate.cuh). False if the pool is exhausted.
 YS_D bool watch_add(const Geo& g, const Srch& s, u32 l, u32 ref, u32 blocker) {
     u32 n = s.wlen[l];
     u32 blk;
@@ -63,6 +63,16 @@ YS_D bool watch_add(const Geo& g, const Srch& s, u32 l, u32 ref, u32 blocker) {
         blk = s.wtail[l];
     }
     s.pool[(u64)blk * YSM_BLOCK + n % YSM_BLOCK] = ((u64)ref << 32) | (u64)blocker;
+    s.wlen[l] = n + 1;
+    return true;
+}
+
+// Append an entry to the list of l if its last block has room (false: it needs a new block).
+// Lanes may do this at once for distinct literals.
+YS_D bool watch_add_in_tail(const Srch& s, u32 l, u32 ref, u32 blocker) {
+    u32 n = s.wlen[l];
+    if (n % YSM_BLOCK == 0) return false;
+    s.pool[(u64)s.wtail[l] * YSM_BLOCK + n % YSM_BLOCK] = ((u64)ref << 32) | (u64)blocker;
     s.wlen[l] = n + 1;
     return true;
 }
