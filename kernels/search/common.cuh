@@ -516,22 +516,11 @@ YS_D u32 ys_fetch_or(u32* a, u32 v) {
 #endif
 }
 
-// Inclusive prefix sum over the lanes.
-YS_D i64 ys_scan_i64(i64 x) {
+// Inclusive prefix sum over the lanes (u32 or i64).
+template <class T> YS_D T ys_scan(T x) {
 #ifndef YS_EMU
     for (u32 d = 1; d < 32; d <<= 1) {
-        i64 y = __shfl_up_sync(YS_FULL, x, d);
-        if (YS_LANE >= d) x += y;
-    }
-#endif
-    return x;
-}
-
-// Inclusive prefix sum over the lanes (32-bit).
-YS_D u32 ys_scan(u32 x) {
-#ifndef YS_EMU
-    for (u32 d = 1; d < 32; d <<= 1) {
-        u32 y = __shfl_up_sync(YS_FULL, x, d);
+        T y = __shfl_up_sync(YS_FULL, x, d);
         if (YS_LANE >= d) x += y;
     }
 #endif

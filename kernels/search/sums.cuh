@@ -99,7 +99,7 @@ YS_D u32 sum_collect_need(const Prog& P, const Srch& s, u32 sum, bool up, i64 ne
             bool ok = up ? fails(x, a) : holds(x, a);
             if (ok && s.tpos[v] < limpos) w = P.nsum_w[idx];
         }
-        i64 incl = ys_scan_i64(w);
+        i64 incl = ys_scan(w);
         i64 before = got + incl - w;
         bool take = w > 0 && (up ? before <= need : before < need);
         u32 m = ys_ballot(take);
