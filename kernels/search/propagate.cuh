@@ -49,18 +49,13 @@ YS_D void imply(const Srch& s, u32 q, u32 ref, const u32* lits, u32 n, u32 level
     imply_by(s, q, ref, [lits](u32 k) { return lits[k]; }, n, level);
 }
 
-// The input nogoods of length 2 and 3 that contain one of the literals p of lanes 0 .. nb
-// (nb <= YS_WARP; they hold), all at once: lane j takes its literal, a prefix sum over the lanes
-// lays their occurrence lists end to end, and each lane takes the next occurrence of that list.
-// The other literals of a nogood are read from the occurrence list itself (many_layout.rs),
-// not through `ng_off` and `ng_lits`.
-YS_D void prop_short(const Prog& P, const Srch& s, u32 p, u32 nb, u32 level) {
+// The input nogoods of length 2 and 3 that contain one of the lanes' literals p (they hold;
+// lane j's occurrences are socc[b .. b + c], c = 0 for a lane without one), all at once: a
+// prefix sum over the lanes lays the occurrence lists end to end, and each lane takes the next
+// occurrence. The other literals of a nogood are read from the occurrence list itself
+// (many_layout.rs), not through `ng_off` and `ng_lits`.
+YS_D void prop_short(const Prog& P, const Srch& s, u32 p, u32 b, u32 c, u32 level) {
     const u32 lane = YS_LANE;
-    u32 b = 0, c = 0;
-    if (lane < nb) {
-        b = P.socc_off[p];
-        c = P.socc_off[p + 1] - b;
-    }
     u32 end = ys_scan(c), pre = end - c;
     u32 total = ys_shfl(end, YS_WARP - 1);
     for (u32 base = 0; base < total; base += YS_WARP) {
@@ -79,15 +74,15 @@ YS_D void prop_short(const Prog& P, const Srch& s, u32 p, u32 nb, u32 level) {
             x = o[1];
             y = o[2];
             i32 ax = ld_asg(s, lvar(x));
-            // A missing third literal reads as one that holds.
-            u32 yy = y == YSM_NONE ? pj : y;
-            i32 ay = y == YSM_NONE ? (lpos(pj) ? 1 : -1) : ld_asg(s, lvar(y));
-            if (!fails(x, ax) && !fails(yy, ay)) {
-                if (ax != 0 && ay != 0) {
+            i32 ay = y == YSM_NONE ? 0 : ld_asg(s, lvar(y));
+            // y holds, or the nogood is binary
+            bool yh = y == YSM_NONE || holds(y, ay);
+            if (!fails(x, ax) && (yh || ay == 0)) {
+                if (ax != 0 && yh) {
                     cref = id;
-                } else if (ax == 0 && ay != 0) {
+                } else if (yh) {
                     imp = lneg(x);
-                } else if (ax != 0 && ay == 0) {
+                } else if (ax != 0) {
                     imp = lneg(y);
                 }
             }
@@ -240,17 +235,20 @@ YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         }
         u32 nb = t - q < YS_WARP ? t - q : YS_WARP;
         u32 level = s.H[YSM_H_LEVEL];
-        // Lane j: literal q + j and the length of its watch list (no watch joins the list of a
-        // literal that holds, so it stays until the literal's turn).
-        u32 pl = 0, wl = 0, work = 0;
+        // Lane j: literal q + j, its short-nogood occurrences socc[sb .. sb + sc] and the length
+        // of its watch list (no watch joins the list of a literal that holds, so it stays until
+        // the literal's turn).
+        u32 pl = 0, wl = 0, sb = 0, sc = 0, work = 0;
         if (lane < nb) {
             pl = s.trail[q + lane];
             wl = s.wlen[pl];
-            work = 1u + (wl + P.socc_off[pl + 1] - P.socc_off[pl]) / YS_WARP;
+            sb = P.socc_off[pl];
+            sc = P.socc_off[pl + 1] - sb;
+            work = 1u + (wl + sc) / YS_WARP;
         }
         done += ys_sum(work);
         ys_sync();
-        prop_short(P, s, pl, nb, level);
+        prop_short(P, s, pl, sb, sc, level);
         for (u32 j = 0; j < nb; ++j) {
             if (j > 0 && ys_vol(s.H[YSM_H_CONFL]) != YSM_NONE) break;
             u32 p = ys_shfl(pl, j);
