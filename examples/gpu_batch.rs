@@ -15,7 +15,7 @@
 //! "unsupported", never as agreeing. Exit status 1 when anything disagrees.
 //!
 //! Usage: gpu_batch [--engine gpu|emu|cpu] [--gpu-engine many|single] [--learning res|fwd]
-//!                  [--heuristic occ|jw|activity] [--sync-always] [--searches N]
+//!                  [--heuristic occ|jw|activity] [--sync-always] [--searches N] [--gpu-split N]
 //!                  [--timeout SECONDS] FILE.aspif...
 //!
 //! `gpu` is the default many-searches engine (`emu`: its kernel compiled for the host);
@@ -63,6 +63,7 @@ fn parse_args() -> Result<Args, String> {
             sums: Sums::Translate,
             searches: None,
             cubes: None,
+            split: 1000,
         },
         timeout: Duration::from_secs(60),
         files: Vec::new(),
@@ -106,6 +107,9 @@ fn parse_args() -> Result<Args, String> {
             "--searches" => {
                 let n: u32 = val()?.parse().map_err(|_| "bad --searches".to_string())?;
                 a.opts.searches = Some(n);
+            }
+            "--gpu-split" => {
+                a.opts.split = val()?.parse().map_err(|_| "bad --gpu-split".to_string())?;
             }
             "--timeout" => {
                 let s: f64 = val()?.parse().map_err(|_| "bad --timeout".to_string())?;

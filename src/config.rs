@@ -270,6 +270,11 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(0..=16), help_heading = SOLVING)]
     pub gpu_cubes: Option<u32>,
 
+    /// GPU engine: a search that has spent N conflicts on its cube splits it, handing half to
+    /// a search without one; 0 is off.
+    #[arg(long = "gpu-split", value_name = "N", default_value_t = 1000, help_heading = SOLVING)]
+    pub gpu_split: u32,
+
     /// Random seed for tie-breaking in the heuristics.
     #[arg(long, default_value_t = 1, help_heading = SOLVING)]
     pub seed: u64,

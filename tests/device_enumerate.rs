@@ -88,11 +88,21 @@ fn more_answer_sets_than_a_learned_store_holds() {
 fn cubes_share_out_the_enumeration() {
     let file = many_models();
     let want = clingo_count(&file);
-    // One search on 16 cubes: each is enumerated, then counted as refuted.
-    let (out, code) = emu(&[&file, "--gpu-searches=1", "--gpu-cubes=4"], None);
-    assert_eq!(code, Some(30), "{out}");
-    assert_eq!(models_line(&out), (want, false), "{out}");
-    assert!(out.contains("Cubes      : 16 of 16 refuted"), "{out}");
+    // One search on 16 cubes: each is enumerated, then counted as refuted; with splits after
+    // every conflict on a cube, the split-off cubes too (the search takes them back from the
+    // pool), and the count is still exact.
+    for split in ["--gpu-split=1000", "--gpu-split=1"] {
+        let (out, code) = emu(&[&file, "--gpu-searches=1", "--gpu-cubes=4", split], None);
+        assert_eq!(code, Some(30), "{out}");
+        assert_eq!(models_line(&out), (want, false), "{out}");
+        let refuted = stat(&out, "Cubes", ":");
+        let splits = stat(&out, "Cubes", "and");
+        assert!(out.contains("16 base"), "{out}");
+        assert_eq!(refuted, 16 + splits, "{out}");
+        if split == "--gpu-split=1" {
+            assert!(splits > 0, "{out}");
+        }
+    }
 }
 
 #[test]

@@ -60,14 +60,47 @@ fn splitting_into_cubes_proves_unsatisfiability() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(20), "{stdout}\n{stderr}");
     // Cubes were handed out and refuted (all 64, unless a search proved it for all first).
-    let refuted: u64 = stdout
+    let (refuted, base, _) = cubes_line(&stdout);
+    assert_eq!(base, 64, "{stdout}");
+    assert!(refuted > 0, "{stdout}");
+}
+
+/// The `Cubes` line of `--stats`: refuted, base cubes, split off.
+fn cubes_line(stdout: &str) -> (u64, u64, u64) {
+    let line = stdout
         .lines()
         .find(|l| l.trim_start().starts_with("Cubes"))
-        .and_then(|l| l.split(": ").nth(1))
-        .and_then(|d| d.split(" of 64").next())
-        .and_then(|d| d.trim().parse().ok())
-        .expect("a Cubes line: N of 64 refuted");
-    assert!(refuted > 0, "{stdout}");
+        .expect("a Cubes line");
+    let n: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|d| d.parse().ok())
+        .collect();
+    assert_eq!(n.len(), 3, "{line}");
+    (n[0], n[1], n[2])
+}
+
+/// Cubes split after every conflict spent on them: the split-off halves are taken and refuted
+/// by searches without a cube, and the proof that no model exists still holds.
+#[test]
+fn cubes_split_while_they_run_and_the_proof_holds() {
+    for cubes in ["--gpu-cubes=2", "--gpu-cubes=4"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_yasmin-rs"))
+            .args(["--engine=emu", "--gpu-searches=8", cubes])
+            .args(["--gpu-split=1", "--stats", "-q"])
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/device/pigeons.lp"
+            ))
+            .output()
+            .expect("run yasmin-rs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(20), "{stdout}\n{stderr}");
+        let (refuted, base, splits) = cubes_line(&stdout);
+        assert!(splits > 0, "{stdout}");
+        // Every cube is refuted once, unless a search proved it for all first.
+        assert!(refuted <= base + splits, "{stdout}");
+    }
 }
 
 #[test]

@@ -238,6 +238,9 @@ fn check_program(
     let threads = ["1", "4", "2"][vars_with % 3];
     // The split: none, the default (cubes from 4 searches on), or 2^5 cubes whatever the count.
     let cubes = ["--gpu-cubes=0", "", "--gpu-cubes=5"][(vars_with / 8) % 3];
+    // Cubes split after one conflict on every other program (the default of 1,000 conflicts
+    // is rarely reached by these small programs), so that split-off cubes are taken and refuted.
+    let split = ["--gpu-split=1", ""][(vars_with / 24) % 2];
     let limit = env_u64("YASMIN_DIFF_TIMEOUT", 30);
     let want_exit = if expected.sets.is_empty() { 20 } else { 30 };
     let mut minimality = false;
@@ -280,9 +283,7 @@ fn check_program(
             // The device engine's kernel on the host: 1 to 8 searches, so every row of the
             // portfolio, the sharing of models between searches and the split are exercised.
             args.extend(["--gpu-searches", &searches]);
-            if !cubes.is_empty() {
-                args.push(cubes);
-            }
+            args.extend([cubes, split].into_iter().filter(|a| !a.is_empty()));
             if all_native {
                 args.push("--sums=all-native");
             }

@@ -151,7 +151,9 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
                            // no backjump goes below it (enumerate.cuh)
 #define YSM_H_CUBE_OUT 38  // 1: every model of the search's cube was taken (enumerate.cuh)
 #define YSM_H_OBJ_SEEN 36  // the objective bound's epoch this search has read (objective.cuh)
-#define YSM_H_WORDS 40
+#define YSM_H_CSLOT 39     // the pool slot with the cube's extension, or YSM_NONE (cube_pool.cuh)
+#define YSM_H_SPLIT_AT 40  // the conflict count (mod 2^32) from which the cube splits (cube.cuh)
+#define YSM_H_WORDS 44
 
 // ---- per-search 64-bit counters ----
 #define YSM_C_DECISIONS 0
@@ -167,7 +169,8 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_C_EXPORTED 10  // learned nogoods written to the sharing ring
 #define YSM_C_IMPORTED 11  // nogoods of other searches taken from it
 #define YSM_C_CUBES 12     // cubes this search refuted
-#define YSM_C_WORDS 13
+#define YSM_C_SPLITS 13    // cubes this search split off to the pool
+#define YSM_C_WORDS 14
 
 // ---- the sharing ring (global): slots of YSM_SHARE_WORDS words, [len | sid << 8, seq, lits] ----
 #define YSM_SHARE_WORDS 8
@@ -189,7 +192,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_SIGN_TRUE 2
 #define YSM_SIGN_RANDOM 3
 #define YSM_ORDER_INDEX 0  // initial queue: variables by index (the last decided first)
-#define YSM_ORDER_OCC 1    // by occurrences in the input nogoods (most first)
+#define YSM_ORDER_STATIC 1 // the static order: by occurrences or Jeroslow-Wang (best first)
 #define YSM_ORDER_RANDOM 2 // a random permutation from the seed
 
 // ---- the global words (one array for all searches) ----
@@ -197,17 +200,23 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_G_ENDED 1      // searches that ended (unsat or error) during the slice
 #define YSM_G_STOP 2       // 1: every search ends its slice
 #define YSM_G_SHARE_HEAD 3 // nogoods written to the sharing ring (its next slot)
-#define YSM_G_CUBE_NEXT 4  // the next cube to hand out
-#define YSM_G_CUBE_DONE 5  // cubes refuted
-#define YSM_G_CUBE_BITS 6  // k: the cubes are the 2^k sign patterns of k variables (0: none)
+#define YSM_G_CUBE_NEXT 4  // the next base cube to hand out
+#define YSM_G_CUBE_OPEN 5  // cubes not refuted (cube.cuh); 0 with cubes: no (further) model
+#define YSM_G_CUBE_BITS 6  // k: the base cubes are the 2^k sign patterns of k variables (0: none)
 #define YSM_G_DECIDED 7    // decisions of every search so far, mod 2^32 (added at slice ends)
 #define YSM_G_CUBE_VAR 8   // the k variables (cube c makes variable j true iff bit j of c)
 #define YSM_CUBE_MAX_BITS 16
-#define YSM_G_CUBE_MAP 24  // 2^k bits: cube c refuted (bit c % 32 of word c / 32)
-#define YSM_G_OBJ_K 2072   // YSM_G_CUBE_MAP + 2^16 / 32: the objective's bound k (i64, low word
-                           // first; objective.cuh), written by the host between slices
-#define YSM_G_OBJ_EPOCH 2074  // incremented by the host with each new k
-#define YSM_G_WORDS 2076
+#define YSM_G_CUBE_SPLIT 24  // conflicts a search spends on a cube before splitting it (0: never)
+#define YSM_POOL_SLOTS 4096  // the pool of split cubes (cube_pool.cuh)
+#define YSM_SLOT_WORDS 24
+#define YSM_G_POOL_USED 32   // YSM_POOL_SLOTS bits: slot in use
+#define YSM_G_POOL_OPEN 160  // YSM_POOL_SLOTS bits: slot published, to be taken
+#define YSM_G_POOL 288       // the slots, YSM_SLOT_WORDS words each
+#define YSM_G_OBJ_K 98592  // YSM_G_POOL + YSM_POOL_SLOTS * YSM_SLOT_WORDS: the objective's bound
+                           // k (i64, low word first; objective.cuh), written by the host between
+                           // slices
+#define YSM_G_OBJ_EPOCH 98594  // incremented by the host with each new k
+#define YSM_G_WORDS 98596
 
 #define YSM_DEPS_LEVELS 128  // fwd: levels tracked by the two-word bitmaps
 #define YSM_BLOCK 16u        // watch entries per pool block
@@ -219,7 +228,7 @@ struct Prog {
     const u32* ng_off;
     const u32* socc_off;   // literal -> input nogoods of length 2 or 3
     const u32* socc;
-    const u32* order_occ;  // variables by decreasing occurrence count (YSM_ORDER_OCC)
+    const u32* order_static;  // variables in the static order, best first (YSM_ORDER_STATIC)
     const u8* vkind;       // per variable: 0 atom, 1 body or auxiliary
     // Initial watch image (the first two literals of each long input nogood watched): per
     // literal `img_len`, and its entries in blocks img_head[l] .. + ceil(len / YSM_BLOCK),
@@ -513,6 +522,24 @@ YS_D u32 ys_fetch_or(u32* a, u32 v) {
     return o;
 #else
     return atomicOr(a, v);
+#endif
+}
+
+// Atomic and on a word; the value before.
+YS_D u32 ys_fetch_and(u32* a, u32 v) {
+#ifdef YS_EMU
+    u32 o = *a;
+    *a &= v;
+    return o;
+#else
+    return atomicAnd(a, v);
+#endif
+}
+
+// Order this thread's earlier writes to global memory before its later ones, for every reader.
+YS_D void ys_fence() {
+#ifndef YS_EMU
+    __threadfence();
 #endif
 }
 

@@ -1,92 +1,136 @@
-// cube.cuh — splitting for UNSAT: the searches marked YSM_CFG_CUBE take disjoint cubes (sign
-// patterns of k chosen variables, handed out one at a time through YSM_G_CUBE_NEXT) as
-// assumptions, decided first, one per level; a cube whose assumption turns false is refuted
-// (its bit in YSM_G_CUBE_MAP set), and its search takes the next one. Once all were handed out,
-// a search takes a cube not yet refuted, so the hard ones left at the end are worked on by
-// several searches (of different portfolio rows) at once; whichever refutes it first sets the
-// bit, and the others leave it at their next decision. All 2^k refuted: no (further) model.
-// A cube whose models were all taken counts as refuted too (H_CUBE_OUT, enumerate.cuh).
+// cube.cuh — splitting for UNSAT: the searches marked YSM_CFG_CUBE take disjoint cubes as
+// assumptions, decided first, one per level. The 2^k base cubes (sign patterns of k chosen
+// variables) are handed out once each through YSM_G_CUBE_NEXT; after that a search takes a cube
+// another one split off (cube_pool.cuh), or, with none there, searches freely and looks again
+// at its next restart. A search that has spent YSM_G_CUBE_SPLIT conflicts on its cube splits
+// it at its next decision made with only assumptions on the trail: that decision's literal l
+// becomes one more assumption of its own cube, and the cube with ¬l instead goes to the pool.
+// A cube whose assumption turns false is refuted, and its search takes the next one.
 //
-// Invariant: a search with a cube makes a free decision only when every assumption holds, so
-// all free levels (and flipped decisions) lie above all assumption levels; when an assumption
-// is false, every decision on the trail is an assumption, and the cube (with the program and
-// its learned nogoods, consequences of the program) has no model; when H_CUBE_OUT is set,
-// every model of the cube was taken by the host.
+// Invariant: YSM_G_CUBE_OPEN counts the cubes not refuted (2^k at the start; +1 by a split
+// before it publishes the new cube, -1 by the one search that owns a cube when it refutes it),
+// and the open cubes cover every assignment the refuted ones do not: 0 means no (further)
+// model. A search with a cube makes a free decision only when every assumption holds, so all
+// free levels (and flipped decisions) lie above all assumption levels; when an assumption is
+// false, every decision on the trail is an assumption, and the cube (with the program and its
+// learned nogoods, consequences of the program) has no model; when H_CUBE_OUT is set, every
+// model of the cube was taken by the host (enumerate.cuh), and it counts as refuted.
 
 #include "unfounded.cuh"
 
 #define YSM_REFUTED 4294967293u
 
 // The cube's next open assumption to decide (all lanes get it): YSM_NONE when every one holds,
-// YSM_REFUTED when one is false.
+// YSM_REFUTED when one is false or the cube's models were all taken.
 YS_D u32 cube_assumption(const Geo& g, const Srch& s) {
-    u32 res = YSM_NONE;
-    if (YS_LANE == 0) {
-        u32 cube = s.H[YSM_H_CUBE], k = g.global[YSM_G_CUBE_BITS];
-        // Refuted by another search meanwhile, or its models all taken (enumerate.cuh).
-        if ((ys_vol(g.global[YSM_G_CUBE_MAP + cube / 32]) >> (cube % 32)) & 1u) res = YSM_REFUTED;
-        if (s.H[YSM_H_CUBE_OUT]) res = YSM_REFUTED;
-        for (u32 j = 0; j < k && res != YSM_REFUTED; ++j) {
-            u32 v = g.global[YSM_G_CUBE_VAR + j];
-            u32 q = ((cube >> j) & 1u) ? ltrue(v) : lfalse(v);
-            i32 a = s.asg[v];
-            if (a == 0) {
-                if (res == YSM_NONE) res = q;
-            } else if (!holds(q, a)) {
-                res = YSM_REFUTED;
-                break;
-            }
+    u32 res = s.H[YSM_H_CUBE_OUT] ? YSM_REFUTED : YSM_NONE;
+    u32 k = g.global[YSM_G_CUBE_BITS], n = k + cube_ext_len(g, s);
+    for (u32 b = 0; b < n && res != YSM_REFUTED; b += YS_WARP) {
+        u32 j = b + YS_LANE, q = 0;
+        bool open = false, falsified = false;
+        if (j < n) {
+            q = cube_lit(g, s, j, k);
+            i32 a = s.asg[lvar(q)];
+            open = a == 0;
+            falsified = a != 0 && !holds(q, a);
         }
+        u32 f = ys_ballot(falsified), o = ys_ballot(open);
+        u32 first = ys_shfl(q, o ? ys_ffs(o) - 1 : 0);
+        if (f) res = YSM_REFUTED;
+        else if (o && res == YSM_NONE) res = first;
     }
-    ys_sync();
-    return ys_bcast(res);
+    ys_sync();  // every lane has read the header before lane 0 may change it
+    return res;
 }
 
-// Take the next cube; once all were handed out, one not yet refuted (from a random word of the
-// map on); none when all are refuted (lane 0).
+// Take the next cube: a base cube while any is left, then one from the pool; none (the search
+// goes on freely) when the pool is empty. All lanes call.
 YS_D void cube_take(const Geo& g, const Srch& s) {
     u32 k = g.global[YSM_G_CUBE_BITS];
-    s.H[YSM_H_CUBE] = YSM_NONE;
-    if (k == 0) return;
-    u32 n = 1u << k;
-    u32 c = ys_vol(g.global[YSM_G_CUBE_NEXT]) < n ? ys_add(&g.global[YSM_G_CUBE_NEXT], 1u) : n;
-    if (c < n) {
-        s.H[YSM_H_CUBE] = c;
-        return;
-    }
-    u32 words = (n + 31) / 32, start = rng_next(s) % words;
-    for (u32 i = 0; i < words; ++i) {
-        u32 w = (start + i) % words;
-        u32 bits = ys_vol(g.global[YSM_G_CUBE_MAP + w]);
-        u32 valid = n - 32 * w >= 32 ? 0xffffffffu : (1u << (n - 32 * w)) - 1u;
-        u32 open = ~bits & valid;
-        if (open) {
-            s.H[YSM_H_CUBE] = 32 * w + ys_ffs(open) - 1;
-            return;
+    u32 c = YSM_NONE;
+    if (YS_LANE == 0 && k > 0) {
+        u32 n = 1u << k;
+        if (ys_vol(g.global[YSM_G_CUBE_NEXT]) < n) {
+            u32 t = ys_add(&g.global[YSM_G_CUBE_NEXT], 1u);
+            if (t < n) c = t;
         }
     }
+    c = ys_bcast(c);
+    u32 slot = YSM_NONE;
+    if (k > 0 && c == YSM_NONE) {
+        slot = pool_claim(g, s, YSM_G_POOL_OPEN, true);
+        if (slot != YSM_NONE) c = ys_vol(cube_slot(g, slot)[0]);
+    }
+    if (YS_LANE == 0) {
+        s.H[YSM_H_CUBE] = c;
+        s.H[YSM_H_CSLOT] = slot;
+        s.H[YSM_H_SPLIT_AT] = (u32)s.C[YSM_C_CONFLICTS] + g.global[YSM_G_CUBE_SPLIT];
+    }
+    ys_sync();
 }
 
-// The search's cube is refuted (by it, or by another search): mark and count it once, take the
-// next one, start over at level 1 (all lanes).
+// The search's cube is refuted: count it, give its slot back, take the next one, start over at
+// level 1 (all lanes).
 YS_D void cube_refuted(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
     if (YS_LANE == 0) {
-        u32 c = s.H[YSM_H_CUBE], bit = 1u << (c % 32);
-#ifdef YS_EMU
-        u32 old = g.global[YSM_G_CUBE_MAP + c / 32];
-        g.global[YSM_G_CUBE_MAP + c / 32] = old | bit;
-#else
-        u32 old = atomicOr(&g.global[YSM_G_CUBE_MAP + c / 32], bit);
-#endif
-        if ((old & bit) == 0) {
-            s.C[YSM_C_CUBES] += 1;
-            ys_add(&g.global[YSM_G_CUBE_DONE], 1u);
-        }
-        cube_take(g, s);
+        s.C[YSM_C_CUBES] += 1;
+        if (s.H[YSM_H_CSLOT] != YSM_NONE) pool_free(g, s.H[YSM_H_CSLOT]);
+        ys_add(&g.global[YSM_G_CUBE_OPEN], YSM_NONE);  // -1
         s.H[YSM_H_CUBE_OUT] = 0;
         s.H[YSM_H_BT_LEVEL] = 1;  // the flips were within the cube
     }
     ys_sync();
+    cube_take(g, s);
     restart(P, g, s, nv2);
     share_import(g, s);
+}
+
+// Before the free decision on literal l: a search whose cube is due to split, with only
+// assumptions on the trail, makes l one more assumption and publishes the cube with ¬l (all
+// lanes). Nothing happens when no slot is free or the extension is full.
+YS_D void cube_split(const Geo& g, const Srch& s, u32 l) {
+    u32* H = s.H;
+    if (H[YSM_H_CUBE] == YSM_NONE || g.global[YSM_G_CUBE_SPLIT] == 0) return;
+    if ((i32)((u32)s.C[YSM_C_CONFLICTS] - H[YSM_H_SPLIT_AT]) < 0) return;
+    u32 k = g.global[YSM_G_CUBE_BITS], ext = cube_ext_len(g, s);
+    // Only assumptions on the trail: no flipped decision, and the highest decision (if any) is
+    // an assumption (free decisions lie above every assumption).
+    u32 ok = 0;
+    if (YS_LANE == 0) {
+        u32 lv = H[YSM_H_LEVEL];
+        ok = H[YSM_H_BT_LEVEL] == 1 && ext < YSM_SLOT_EXT && lv <= k + ext + 1 &&
+             (lv == 1 || cube_has_var(g, s, lvar(s.trail[s.lim[lv]])));
+    }
+    if (!ys_bcast(ok)) return;
+    u32 own = H[YSM_H_CSLOT];
+    if (own == YSM_NONE) {
+        own = pool_claim(g, s, YSM_G_POOL_USED, false);
+        if (own == YSM_NONE) return;
+        if (YS_LANE == 0) {
+            u32* o = cube_slot(g, own);
+            o[0] = H[YSM_H_CUBE];
+            o[1] = 0;
+            H[YSM_H_CSLOT] = own;
+        }
+        ys_sync();
+    }
+    u32 other = pool_claim(g, s, YSM_G_POOL_USED, false);
+    if (other == YSM_NONE) return;
+    u32* o = cube_slot(g, own);
+    u32* n = cube_slot(g, other);
+    for (u32 j = YS_LANE; j < ext; j += YS_WARP) n[2 + j] = ys_vol(o[2 + j]);
+    ys_sync();
+    if (YS_LANE == 0) {
+        n[0] = H[YSM_H_CUBE];
+        n[1] = ext + 1;
+        n[2 + ext] = lneg(l);
+        ys_add(&g.global[YSM_G_CUBE_OPEN], 1u);  // counted before anyone can take it
+        pool_publish(g, other);
+        o[2 + ext] = l;
+        ys_fence();
+        o[1] = ext + 1;
+        s.C[YSM_C_SPLITS] += 1;
+        H[YSM_H_SPLIT_AT] = (u32)s.C[YSM_C_CONFLICTS] + g.global[YSM_G_CUBE_SPLIT];
+    }
+    ys_sync();
 }

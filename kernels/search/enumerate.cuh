@@ -20,7 +20,7 @@
 // below every flipped decision; when the decision to flip is an assumption, every model of
 // the cube was taken (H_CUBE_OUT: cube.cuh marks the cube refuted and starts over at level 1).
 
-#include "decide.cuh"
+#include "cube_pool.cuh"
 
 // Flip the highest decision at or below level m that is not flipped yet (all lanes).
 YS_D void bt_flip(const Prog& P, const Geo& g, const Srch& s, u32 m) {
@@ -33,9 +33,7 @@ YS_D void bt_flip(const Prog& P, const Geo& g, const Srch& s, u32 m) {
         if (j >= 2) d = s.trail[s.lim[j]];
         if (H[YSM_H_CUBE] != YSM_NONE) {
             // No decision left in the cube's space, or the one to flip is an assumption.
-            out = j < 2;
-            u32 k = g.global[YSM_G_CUBE_BITS];
-            for (u32 i = 0; i < k && !out; ++i) out = g.global[YSM_G_CUBE_VAR + i] == lvar(d);
+            out = j < 2 || cube_has_var(g, s, lvar(d));
         }
     }
     j = ys_bcast(j);

@@ -47,7 +47,7 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
     // The VMTF queue: scratch holds the order, the first decided last.
     u32 order = s.cfg[YSM_CFG_ORDER];
     for (u32 k = lane; k + 1 < nv; k += YS_WARP) {
-        s.scratch[k] = order == YSM_ORDER_OCC ? P.order_occ[nv - 2 - k] : k + 1;
+        s.scratch[k] = order == YSM_ORDER_STATIC ? P.order_static[nv - 2 - k] : k + 1;
     }
     ys_sync();
     if (lane == 0) {
@@ -100,10 +100,11 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         H[YSM_H_BT_LEVEL] = 1;
         H[YSM_H_CUBE_OUT] = 0;
         H[YSM_H_OBJ_SEEN] = YSM_NONE;  // read the objective's bound before the first step
-        if (s.cfg[YSM_CFG_CUBE]) cube_take(g, s);
+        H[YSM_H_CSLOT] = YSM_NONE;
         s.lim[1] = 0;
     }
     ys_sync();
+    if (s.cfg[YSM_CFG_CUBE]) cube_take(g, s);
     // Input units {l}: F l at level 1.
     for (u32 i = lane; i < P.n_units; i += YS_WARP) {
         u32 l = P.ng_lits[P.ng_off[i]];
@@ -181,6 +182,8 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         if (H[YSM_H_RESTART_LEFT] == 0 || H[YSM_H_FORCE]) {
             restart(P, g, s, nv2);
             share_import(g, s);
+            // A search for cubes that has none looks for a split-off one (at level 1 only).
+            if (s.cfg[YSM_CFG_CUBE] && H[YSM_H_CUBE] == YSM_NONE && H[YSM_H_BT_LEVEL] == 1) cube_take(g, s);
             continue;
         }
         if (H[YSM_H_CUBE] != YSM_NONE) {
@@ -243,7 +246,9 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             ys_sync();
             break;
         }
-        decide(s, pick_lit(P, s, v));
+        u32 l = pick_lit(P, s, v);
+        cube_split(g, s, l);
+        decide(s, l);
     }
     ys_sync();
 }

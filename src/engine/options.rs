@@ -118,6 +118,8 @@ pub struct DeviceOptions {
     /// Many-searches engine: split into 2^k cubes (`Some(0)`: no splitting; `None`: as many
     /// as the searches need).
     pub cubes: Option<u32>,
+    /// Many-searches engine: conflicts a search spends on a cube before it splits it (0: never).
+    pub split: u32,
 }
 
 impl DeviceOptions {

@@ -48,6 +48,8 @@ pub struct Stats {
     /// Many-searches device engine: cubes of the split (0: none), and how many were refuted.
     pub gpu_cubes: u64,
     pub gpu_cubes_refuted: u64,
+    /// Cubes split off to the pool (`kernels/search/cube.cuh`).
+    pub gpu_cube_splits: u64,
     /// Many-searches device engine: device memory one search takes, and the sums its kernel
     /// propagates natively (`kernels/search/sums.cuh`; the others are translated).
     pub gpu_bytes_per_search: u64,

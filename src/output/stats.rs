@@ -171,8 +171,8 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
         if s.gpu_cubes > 0 {
             writeln!(
                 o,
-                "{c}{:<w$}: {} of {} refuted",
-                "  Cubes", s.gpu_cubes_refuted, s.gpu_cubes
+                "{c}{:<w$}: {} refuted, {} base and {} split off",
+                "  Cubes", s.gpu_cubes_refuted, s.gpu_cubes, s.gpu_cube_splits
             )?;
         }
         if s.gpu_bound_updates + s.gpu_bound_resets > 0 {

@@ -96,6 +96,7 @@ fn stats() -> Stats {
         shared_in: 90,
         gpu_cubes: 64,
         gpu_cubes_refuted: 17,
+        gpu_cube_splits: 5,
         gpu_bytes_per_search: 3 << 20,
         gpu_native_sums: 1,
         minimality_checks: 9,

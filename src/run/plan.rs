@@ -185,6 +185,7 @@ pub fn device_options(c: &Config) -> DeviceOptions {
         sums: c.sums,
         searches: c.gpu_searches,
         cubes: c.gpu_cubes,
+        split: c.gpu_split,
     }
 }
 

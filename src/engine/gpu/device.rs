@@ -82,6 +82,10 @@ pub const MANY_FILES: &[(&str, &str)] = &[
         include_str!("../../../kernels/search/decide.cuh"),
     ),
     (
+        "cube_pool.cuh",
+        include_str!("../../../kernels/search/cube_pool.cuh"),
+    ),
+    (
         "enumerate.cuh",
         include_str!("../../../kernels/search/enumerate.cuh"),
     ),

@@ -52,7 +52,7 @@ impl EmuMemory {
             p(&a.ng_off),
             p(&a.socc_off),
             p(&a.socc),
-            p(&a.order_occ),
+            p(&a.order_static),
             p(&a.vkind),
             p(&a.img_len),
             p(&a.img_head),

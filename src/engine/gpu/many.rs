@@ -142,7 +142,7 @@ impl ManyEngine {
             true => Some(Opt::new(&g.objective).map_err(EngineError::Unsupported)?),
             false => None,
         };
-        let prog = ProgArrays::new(g, c, opt.as_ref().map(|o| o.lits()))
+        let prog = ProgArrays::new(g, c, opt.as_ref().map(|o| o.lits()), opts.heuristic)
             .map_err(EngineError::OutOfMemory)?;
         // YASMIN_ARENA_WORDS (tests): a smaller learned store, so that deletion runs often.
         let arena = std::env::var("YASMIN_ARENA_WORDS")
@@ -155,8 +155,8 @@ impl ManyEngine {
         let setup = |n: usize| {
             let k = split::bits(n, opts.cubes, candidates.len()) as usize;
             (
-                portfolio::configure(n, opts.learning, opts.seed, k > 0),
-                split::global_words(&candidates[..k]),
+                portfolio::configure(n, opts.learning, opts.heuristic, opts.seed, k > 0),
+                split::global_words(&candidates[..k], opts.split),
             )
         };
         let mut stats = Stats {
@@ -185,7 +185,7 @@ impl ManyEngine {
             k => 1u32 << k,
         };
         stats.gpu_cubes = u64::from(cubes);
-        stats.gpu_portfolio = portfolio::describe(mem.searches());
+        stats.gpu_portfolio = portfolio::describe(mem.searches(), opts.heuristic);
         stats.device_mem.state = mem.memory_bytes();
         let mut global_init = setup(mem.searches()).1;
         if let Some(o) = &opt {
@@ -309,7 +309,7 @@ impl ManyEngine {
             if let Some(host) = &mut self.host {
                 host.after_slice(&mut *self.mem, w[g::SHARE_HEAD], w[g::DECIDED])?;
             }
-            let refuted = self.cubes > 0 && w[g::CUBE_DONE] >= self.cubes;
+            let refuted = self.cubes > 0 && w[g::CUBE_OPEN] == 0;
             if w[g::MODELS] > 0 || w[g::ENDED] > 0 || refuted {
                 self.collect()?;
             }
@@ -346,6 +346,7 @@ impl ManyEngine {
         s.shared_out = sum(c::EXPORTED);
         s.shared_in = sum(c::IMPORTED);
         s.gpu_cubes_refuted = sum(c::CUBES);
+        s.gpu_cube_splits = sum(c::SPLITS);
         let (to, from) = self.mem.traffic();
         s.bytes_to_device = to;
         s.bytes_from_device = from;

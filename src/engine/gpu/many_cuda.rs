@@ -109,7 +109,7 @@ impl CudaMemory {
             up(s, &a.ng_off)?,         // 1
             up(s, &a.socc_off)?,       // 2
             up(s, &a.socc)?,           // 3
-            up(s, &a.order_occ)?,      // 4
+            up(s, &a.order_static)?,   // 4
             up(s, &a.img_len)?,        // 5
             up(s, &a.img_head)?,       // 6
             up(s, &a.scc)?,            // 7

@@ -7,17 +7,18 @@
 //! it); the watch pool of [`Geometry`] has enough blocks that it never runs out (every long
 //! nogood has two entries, and a list of n entries takes ceil(n / BLOCK) blocks).
 
+use crate::engine::Heuristic;
 use crate::ground::{BodyDef, GroundProgram};
 use crate::lit::Lit;
-use crate::nogoods::Completion;
+use crate::nogoods::{Completion, NogoodDb};
 
 pub use super::many_params::{GeoParams, ProgParams};
 use super::many_sums::{SumArrays, SUMREF};
 
 pub const NONE: u32 = u32::MAX;
 pub const BLOCK: usize = 16;
-pub const H_WORDS: usize = 40;
-pub const C_WORDS: usize = 13;
+pub const H_WORDS: usize = 44;
+pub const C_WORDS: usize = 14;
 /// Sharing ring: words per slot, and slots.
 pub const SHARE_WORDS: usize = 8;
 pub const SHARE_SLOTS: u32 = 1 << 16;
@@ -65,6 +66,7 @@ pub mod c {
     pub const EXPORTED: usize = 10;
     pub const IMPORTED: usize = 11;
     pub const CUBES: usize = 12;
+    pub const SPLITS: usize = 13;
 }
 
 /// The global words (`YSM_G_*`), one array for all searches.
@@ -73,14 +75,22 @@ pub mod g {
     pub const ENDED: usize = 1;
     pub const STOP: usize = 2;
     pub const SHARE_HEAD: usize = 3;
-    pub const CUBE_DONE: usize = 5;
+    pub const CUBE_OPEN: usize = 5;
     pub const CUBE_BITS: usize = 6;
     pub const DECIDED: usize = 7;
     pub const CUBE_VAR: usize = 8;
     pub const CUBE_MAX_BITS: usize = 16;
-    pub const CUBE_MAP: usize = 24;
+    /// Conflicts a search spends on a cube before it splits it (`cube.cuh`; 0: never).
+    pub const CUBE_SPLIT: usize = 24;
+    /// The pool of split cubes (`cube_pool.cuh`): slots, words per slot, the two bitmaps
+    /// (in use, published) and the slots.
+    pub const POOL_SLOTS: usize = 4096;
+    pub const SLOT_WORDS: usize = 24;
+    pub const POOL_USED: usize = 32;
+    pub const POOL_OPEN: usize = POOL_USED + POOL_SLOTS / 32;
+    pub const POOL: usize = POOL_OPEN + POOL_SLOTS / 32;
     /// The objective's bound `k` (`i64`, low word first) and its epoch (`objective.cuh`).
-    pub const OBJ_K: usize = CUBE_MAP + (1 << CUBE_MAX_BITS) / 32;
+    pub const OBJ_K: usize = POOL + POOL_SLOTS * SLOT_WORDS;
     pub const OBJ_EPOCH: usize = OBJ_K + 2;
     pub const WORDS: usize = OBJ_K + 4;
 }
@@ -106,7 +116,7 @@ pub struct ProgArrays {
     /// propagation reads the other literals without going through `ng_off` and `ng_lits`.
     pub socc_off: Vec<u32>,
     pub socc: Vec<u32>,
-    pub order_occ: Vec<u32>,
+    pub order_static: Vec<u32>,
     pub vkind: Vec<u8>,
     pub img_len: Vec<u32>,
     pub img_head: Vec<u32>,
@@ -140,6 +150,30 @@ pub struct ProgArrays {
     pub ufs: bool,
 }
 
+/// The variables in the static decision order (`YSM_ORDER_STATIC`), best first: by decreasing
+/// Jeroslow-Wang score (Σ 2^-length over the input nogoods with the variable) under
+/// `--heuristic=jw`, else by decreasing occurrences in the input nogoods; ties by index.
+fn static_order(db: &NogoodDb, heuristic: Heuristic) -> Vec<u32> {
+    let mut score = vec![0f64; db.num_vars as usize];
+    for id in 0..db.len() {
+        let n = db.nogood(id);
+        let w = match heuristic {
+            Heuristic::Jw => (-(n.len().min(1000) as f64)).exp2(),
+            _ => 1.0,
+        };
+        for &l in n {
+            score[(l >> 1) as usize] += w;
+        }
+    }
+    let mut order: Vec<u32> = (1..db.num_vars).collect();
+    order.sort_by(|&a, &b| {
+        score[b as usize]
+            .total_cmp(&score[a as usize])
+            .then(a.cmp(&b))
+    });
+    order
+}
+
 /// Build a CSR over `n` keys from (key, value) pairs.
 fn csr<T: Copy + Default>(n: usize, pairs: &[(usize, T)]) -> (Vec<u32>, Vec<T>) {
     crate::csr::Csr::from_pairs(n, pairs.iter().copied()).into_parts()
@@ -152,6 +186,7 @@ impl ProgArrays {
         g: &GroundProgram,
         c: &Completion,
         objective: Option<&[(Lit, i64)]>,
+        heuristic: Heuristic,
     ) -> Result<ProgArrays, String> {
         let db = &c.db;
         let nv = db.num_vars as usize;
@@ -181,13 +216,7 @@ impl ProgArrays {
         }
         let (socc_off, socc) = csr(2 * nv, &pairs);
         let socc = socc.into_iter().flatten().collect();
-        // Variables by decreasing occurrences (ties by index).
-        let mut occ = vec![0u32; nv];
-        for &l in &db.lits {
-            occ[(l >> 1) as usize] += 1;
-        }
-        let mut order_occ: Vec<u32> = (1..nv as u32).collect();
-        order_occ.sort_by_key(|&v| (std::cmp::Reverse(occ[v as usize]), v));
+        let order_static = static_order(db, heuristic);
         let vkind = (0..nv).map(|v| u8::from(v as u32 > g.num_atoms)).collect();
         // The initial watch image: literals 0 and 1 of each long nogood.
         let mut img_len = vec![0u32; 2 * nv];
@@ -220,7 +249,7 @@ impl ProgArrays {
             ng_off: db.offsets.clone(),
             socc_off,
             socc,
-            order_occ,
+            order_static,
             vkind,
             img_len,
             img_head,
@@ -327,7 +356,7 @@ impl ProgArrays {
             + self.ng_off.len()
             + self.socc_off.len()
             + self.socc.len()
-            + self.order_occ.len()
+            + self.order_static.len()
             + self.img_len.len()
             + self.img_head.len()
             + self.scc.len()

@@ -170,6 +170,7 @@ mod tests {
             ("EXPORTED", c::EXPORTED),
             ("IMPORTED", c::IMPORTED),
             ("CUBES", c::CUBES),
+            ("SPLITS", c::SPLITS),
         ] {
             assert_eq!(define(&format!("YSM_C_{name}")), v as u64);
         }
@@ -189,11 +190,14 @@ mod tests {
             ("ENDED", g::ENDED),
             ("STOP", g::STOP),
             ("SHARE_HEAD", g::SHARE_HEAD),
-            ("CUBE_DONE", g::CUBE_DONE),
+            ("CUBE_OPEN", g::CUBE_OPEN),
             ("CUBE_BITS", g::CUBE_BITS),
             ("DECIDED", g::DECIDED),
             ("CUBE_VAR", g::CUBE_VAR),
-            ("CUBE_MAP", g::CUBE_MAP),
+            ("CUBE_SPLIT", g::CUBE_SPLIT),
+            ("POOL_USED", g::POOL_USED),
+            ("POOL_OPEN", g::POOL_OPEN),
+            ("POOL", g::POOL),
             ("OBJ_K", g::OBJ_K),
             ("OBJ_EPOCH", g::OBJ_EPOCH),
             ("WORDS", g::WORDS),
@@ -201,6 +205,8 @@ mod tests {
             assert_eq!(define(&format!("YSM_G_{name}")), v as u64);
         }
         assert_eq!(define("YSM_CUBE_MAX_BITS"), g::CUBE_MAX_BITS as u64);
+        assert_eq!(define("YSM_POOL_SLOTS"), g::POOL_SLOTS as u64);
+        assert_eq!(define("YSM_SLOT_WORDS"), g::SLOT_WORDS as u64);
     }
 
     #[test]

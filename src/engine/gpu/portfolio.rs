@@ -2,10 +2,12 @@
 //! unit, sign policy, initial decision order, phase saving, seed), as data.
 //!
 //! Invariant: search i takes row `i % ROWS.len()` with its own seed; the learning scheme is the
-//! one the user chose, the same for every search. Row 0 is the default search.
+//! one the user chose, the same for every search, and so is the initial order when the user
+//! chose a static heuristic (`--heuristic=occ|jw`: every search starts from the static order,
+//! which that heuristic ranks); with `activity` each row's own. Row 0 is the default search.
 
 use super::many_layout::{cfg, CFG_WORDS};
-use crate::engine::Learning;
+use crate::engine::{Heuristic, Learning};
 
 /// Sign policies (`YSM_SIGN_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +23,8 @@ pub enum Sign {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
     Index = 0,
-    Occurrences = 1,
+    /// The program's static order (`many_layout::static_order`).
+    Static = 1,
     Random = 2,
 }
 
@@ -48,7 +51,7 @@ pub const ROWS: [Row; 8] = [
         name: "asp-luby256-occ",
         restart: 256,
         sign: Sign::Asp,
-        order: Order::Occurrences,
+        order: Order::Static,
         save_phase: true,
     },
     Row {
@@ -69,7 +72,7 @@ pub const ROWS: [Row; 8] = [
         name: "asp-luby32-occ-nosave",
         restart: 32,
         sign: Sign::Asp,
-        order: Order::Occurrences,
+        order: Order::Static,
         save_phase: false,
     },
     Row {
@@ -90,14 +93,20 @@ pub const ROWS: [Row; 8] = [
         name: "false-luby256-occ",
         restart: 256,
         sign: Sign::False,
-        order: Order::Occurrences,
+        order: Order::Static,
         save_phase: true,
     },
 ];
 
 /// The configuration words of `n` searches (`split`: the ones `split::takes_cubes` names work
 /// on cubes).
-pub fn configure(n: usize, learning: Learning, seed: u64, split: bool) -> Vec<u32> {
+pub fn configure(
+    n: usize,
+    learning: Learning,
+    heuristic: Heuristic,
+    seed: u64,
+    split: bool,
+) -> Vec<u32> {
     let mut out = vec![0u32; n * CFG_WORDS];
     for i in 0..n {
         let r = &ROWS[i % ROWS.len()];
@@ -105,7 +114,10 @@ pub fn configure(n: usize, learning: Learning, seed: u64, split: bool) -> Vec<u3
         w[cfg::LEARNING] = u32::from(learning == Learning::Fwd);
         w[cfg::RESTART] = r.restart;
         w[cfg::SIGN] = r.sign as u32;
-        w[cfg::ORDER] = r.order as u32;
+        w[cfg::ORDER] = match static_order(heuristic) {
+            true => Order::Static,
+            false => r.order,
+        } as u32;
         w[cfg::SEED] = (seed as u32).wrapping_mul(1_000_003).wrapping_add(i as u32);
         w[cfg::SAVE] = u32::from(r.save_phase);
         w[cfg::CUBE] = u32::from(split && super::split::takes_cubes(i, n));
@@ -113,14 +125,28 @@ pub fn configure(n: usize, learning: Learning, seed: u64, split: bool) -> Vec<u3
     out
 }
 
-/// The rows the first `n` searches use, with how many searches run each ("name×k").
-pub fn describe(n: usize) -> String {
-    ROWS.iter()
+/// Every search starts from the static order under `heuristic`.
+fn static_order(heuristic: Heuristic) -> bool {
+    matches!(heuristic, Heuristic::Occ | Heuristic::Jw)
+}
+
+/// The rows the first `n` searches use, with how many searches run each ("name×k"), and the
+/// order all start from under a static `heuristic`.
+pub fn describe(n: usize, heuristic: Heuristic) -> String {
+    let rows = ROWS
+        .iter()
         .enumerate()
         .filter(|&(k, _)| k < n)
         .map(|(k, r)| format!("{}×{}", r.name, (n - k).div_ceil(ROWS.len())))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    match static_order(heuristic) {
+        true => {
+            let h = format!("{heuristic:?}").to_lowercase();
+            format!("{rows}; every search starts from the {h} order")
+        }
+        false => rows,
+    }
 }
 
 #[cfg(test)]
@@ -129,7 +155,7 @@ mod tests {
 
     #[test]
     fn searches_cycle_through_the_rows_with_their_own_seeds() {
-        let c = configure(10, Learning::Res, 1, true);
+        let c = configure(10, Learning::Res, Heuristic::Activity, 1, true);
         let row = |i: usize| &c[i * CFG_WORDS..(i + 1) * CFG_WORDS];
         assert_eq!(row(0)[cfg::RESTART], ROWS[0].restart);
         assert_eq!(row(8)[cfg::RESTART], ROWS[0].restart);
@@ -137,11 +163,18 @@ mod tests {
         assert_eq!(row(3)[cfg::SIGN], Sign::Random as u32);
         assert!((0..10).all(|i| row(i)[cfg::LEARNING] == 0));
         assert_eq!((0..10).filter(|&i| row(i)[cfg::CUBE] == 1).count(), 5);
-        assert!(configure(10, Learning::Res, 1, false)
+        assert!(configure(10, Learning::Res, Heuristic::Activity, 1, false)
             .chunks(CFG_WORDS)
             .all(|w| w[cfg::CUBE] == 0));
-        let f = configure(2, Learning::Fwd, 1, false);
+        let f = configure(2, Learning::Fwd, Heuristic::Activity, 1, false);
         assert_eq!(f[cfg::LEARNING], 1);
-        assert_eq!(describe(10), "asp-luby100×2, asp-luby256-occ×2, false-luby64-random×1, random-luby512-random-nosave×1, asp-luby32-occ-nosave×1, asp-luby100-random×1, true-luby128-random×1, false-luby256-occ×1");
+        assert_eq!(row(2)[cfg::ORDER], Order::Random as u32);
+        // A static heuristic: every search starts from the static order.
+        let jw = configure(10, Learning::Res, Heuristic::Jw, 1, false);
+        assert!(jw
+            .chunks(CFG_WORDS)
+            .all(|w| w[cfg::ORDER] == Order::Static as u32));
+        assert!(describe(3, Heuristic::Jw).ends_with("every search starts from the jw order"));
+        assert_eq!(describe(10, Heuristic::Activity), "asp-luby100×2, asp-luby256-occ×2, false-luby64-random×1, random-luby512-random-nosave×1, asp-luby32-occ-nosave×1, asp-luby100-random×1, true-luby128-random×1, false-luby256-occ×1");
     }
 }

@@ -24,7 +24,7 @@ pub fn takes_cubes(sid: usize, n: usize) -> bool {
     n == 1 || sid % 2 == 1
 }
 
-/// The variables to split on, best first: atoms by decreasing occurrence in the nogoods,
+/// The variables to split on, best first: atoms in the static order (`many_layout.rs`),
 /// leaving out those a unit nogood fixes.
 pub fn candidates(p: &ProgArrays) -> Vec<u32> {
     let mut fixed = vec![false; p.num_vars as usize];
@@ -32,7 +32,7 @@ pub fn candidates(p: &ProgArrays) -> Vec<u32> {
         let l = p.ng_lits[p.ng_off[i] as usize];
         fixed[(l >> 1) as usize] = true;
     }
-    p.order_occ
+    p.order_static
         .iter()
         .copied()
         .filter(|&v| p.vkind[v as usize] == 0 && !fixed[v as usize])
@@ -40,12 +40,17 @@ pub fn candidates(p: &ProgArrays) -> Vec<u32> {
         .collect()
 }
 
-/// The global words at the start: zero, with the cube variables `vars`.
-pub fn global_words(vars: &[u32]) -> Vec<u32> {
+/// The global words at the start: zero, with the cube variables `vars`, their 2^k cubes open,
+/// and `split` conflicts on a cube before a search splits it.
+pub fn global_words(vars: &[u32], split: u32) -> Vec<u32> {
     assert!(vars.len() <= g::CUBE_MAX_BITS);
     let mut w = vec![0u32; g::WORDS];
     w[g::CUBE_BITS] = vars.len() as u32;
     w[g::CUBE_VAR..g::CUBE_VAR + vars.len()].copy_from_slice(vars);
+    if !vars.is_empty() {
+        w[g::CUBE_OPEN] = 1 << vars.len();
+        w[g::CUBE_SPLIT] = split;
+    }
     w
 }
 
@@ -65,11 +70,16 @@ mod tests {
 
     #[test]
     fn global_words_hold_the_cube_variables() {
-        let w = global_words(&[7, 3]);
+        let w = global_words(&[7, 3], 500);
         assert_eq!(w.len(), g::WORDS);
         assert_eq!(w[g::CUBE_BITS], 2);
         assert_eq!(&w[g::CUBE_VAR..g::CUBE_VAR + 2], &[7, 3]);
-        assert!(w[..g::CUBE_BITS].iter().all(|&x| x == 0));
+        assert_eq!(w[g::CUBE_OPEN], 4);
+        assert_eq!(w[g::CUBE_SPLIT], 500);
+        assert!(w[..g::CUBE_OPEN].iter().all(|&x| x == 0));
+        assert!(w[g::POOL_USED..].iter().all(|&x| x == 0));
+        let none = global_words(&[], 500);
+        assert_eq!((none[g::CUBE_OPEN], none[g::CUBE_SPLIT]), (0, 0));
     }
 
     #[test]
@@ -80,7 +90,7 @@ mod tests {
             ng_off: vec![0, 1],
             n_units: 1,
             num_vars: 5,
-            order_occ: vec![4, 2, 3, 1],
+            order_static: vec![4, 2, 3, 1],
             vkind: vec![0, 0, 0, 0, 1],
             ..ProgArrays::default()
         };

@@ -38,6 +38,7 @@ fn emulated(searches: u32) -> GpuBuild {
             sums: crate::engine::Sums::Translate,
             searches: Some(searches),
             cubes: None,
+            split: 1000,
         };
         ManyEngine::optimising(g, c, opts, Backend::Emulated)
             .map(|e| Box::new(e) as Box<dyn Engine>)

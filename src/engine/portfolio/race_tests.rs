@@ -260,6 +260,7 @@ fn emulated(g: &GroundProgram, c: &Completion) -> Result<Box<dyn Engine>, String
         sums: crate::engine::Sums::Native,
         searches: Some(4),
         cubes: None,
+        split: 1000,
     };
     ManyEngine::new(g, c, opts, Backend::Emulated)
         .map(|e| Box::new(e) as Box<dyn Engine>)
