@@ -113,8 +113,10 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         i32 old = ys_cas_i(&s.asg[v], 0, val);
         if (old == 0) {
             s.reason[v] = YSM_NONE;
-            s.deps[2 * (u64)v] = 0;
-            s.deps[2 * (u64)v + 1] = 0;
+            if (s.cfg[YSM_CFG_LEARNING] == 1) {
+                s.deps[2 * (u64)v] = 0;
+                s.deps[2 * (u64)v + 1] = 0;
+            }
             u32 pos = ys_add(&H[YSM_H_TRAIL], 1u);
             s.tpos[v] = pos;
             s.trail[pos] = q;

@@ -149,7 +149,8 @@ impl ManyEngine {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(ARENA_WORDS);
-        let geo = Geometry::new(&prog, arena).map_err(EngineError::OutOfMemory)?;
+        let fwd = opts.learning == crate::engine::Learning::Fwd;
+        let geo = Geometry::new(&prog, arena, fwd).map_err(EngineError::OutOfMemory)?;
         let requested = opts.searches.map(|n| n as usize);
         let candidates = split::candidates(&prog);
         let setup = |n: usize| {

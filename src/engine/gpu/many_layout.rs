@@ -397,13 +397,20 @@ pub const OFFSETS: [&str; 28] = [
     "ufsq", "ufsacc", "scnt", "tpos", "srec", "sconf", "sbuf",
 ];
 
+/// Learned nogoods a search stores at most (with the arena's room, `Geometry::lcap`): the
+/// default arena's share. The arena grows with the program (a learned nogood may be long), the
+/// count need not: each stored nogood takes two watch entries, and the watch pool, sized for
+/// them, was most of a large program's search (qsr 0043: 111 of 185 MB).
+pub const LCAP_MAX: u64 = 1 << 16;
+
 impl Geometry {
-    /// The layout of one search of `p`, with a learned arena of `arena_words`.
-    pub fn new(p: &ProgArrays, arena_words: u32) -> Result<Geometry, String> {
+    /// The layout of one search of `p`, with a learned arena of `arena_words`; `fwd`: the
+    /// searches learn forward (the paper's decision nogoods), which needs the dependency bitmaps.
+    pub fn new(p: &ProgArrays, arena_words: u32, fwd: bool) -> Result<Geometry, String> {
         let nv = p.num_vars as u64;
         let na = p.num_atoms as u64 + 1;
         let arena_words = (arena_words as u64).max(4 * nv + 1024);
-        let lcap = (arena_words / 8).max(64);
+        let lcap = (arena_words / 8).clamp(64, LCAP_MAX);
         let entries = 2 * (p.n_long() as u64 + lcap);
         let pool_blocks = entries / BLOCK as u64 + entries.min(2 * nv) + 2;
         let n_sup = p.sup_head.len() as u64;
@@ -417,7 +424,7 @@ impl Geometry {
             (nv, false),                               // reason
             (nv + 1, false),                           // trail
             (nv + 2, false),                           // lim
-            (4 * nv, true),                            // deps
+            (if fwd { 4 * nv } else { 2 }, true),      // deps
             (nv, false),                               // mark
             (nv + 2, false),                           // lmark
             (nv, false),                               // prev
