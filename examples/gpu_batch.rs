@@ -14,14 +14,13 @@
 //! (duplicates included). A program the analysis rejects (exit 66 in the CLI) is counted as
 //! "unsupported", never as agreeing. Exit status 1 when anything disagrees.
 //!
-//! Usage: gpu_batch [--engine gpu|emu|cpu] [--gpu-engine many|single] [--learning res|fwd]
-//!                  [--heuristic occ|jw|activity] [--sync-always] [--searches N] [--gpu-split N]
+//! Usage: gpu_batch [--engine gpu|emu|cpu] [--learning res|fwd]
+//!                  [--heuristic occ|jw|activity] [--searches N] [--gpu-split N]
 //!                  [--timeout SECONDS] FILE.aspif...
 //!
-//! `gpu` is the default many-searches engine (`emu`: its kernel compiled for the host);
-//! `--gpu-engine single` the earlier single-search engine. Atoms are eliminated
-//! (`ground::alias`) and a disjunctive program with a head cycle gets the minimality check
-//! around the engine, as in the CLI.
+//! `gpu` is the default, the GPU engine (`emu`: its kernel compiled for the host). Atoms are
+//! eliminated (`ground::alias`) and a disjunctive program with a head cycle gets the minimality
+//! check around the engine, as in the CLI.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -32,7 +31,6 @@ use yasmin_rs::check::Checker;
 use yasmin_rs::engine::alias::Alias;
 use yasmin_rs::engine::cpu::CpuEngine;
 use yasmin_rs::engine::gpu::many::{Backend, ManyEngine};
-use yasmin_rs::engine::gpu::GpuEngine;
 use yasmin_rs::engine::minimal::Minimal;
 use yasmin_rs::engine::{DeviceOptions, Engine, Limits, Step};
 use yasmin_rs::engine::{Heuristic, Learning, Sums};
@@ -41,7 +39,6 @@ use yasmin_rs::output::ShownTable;
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Many(Backend),
-    Single,
     Cpu,
 }
 
@@ -59,7 +56,6 @@ fn parse_args() -> Result<Args, String> {
             learning: Learning::Res,
             heuristic: Heuristic::Activity,
             seed: 0,
-            sync_always: false,
             sums: Sums::Translate,
             searches: None,
             cubes: None,
@@ -73,19 +69,11 @@ fn parse_args() -> Result<Args, String> {
         let mut val = || it.next().ok_or(format!("{x} needs a value"));
         match x.as_str() {
             "--engine" => {
-                a.kind = match (val()?.as_str(), a.kind) {
-                    ("gpu", Kind::Single) => Kind::Single,
-                    ("gpu", _) => Kind::Many(Backend::Device),
-                    ("emu", _) => Kind::Many(Backend::Emulated),
-                    ("cpu", _) => Kind::Cpu,
-                    (v, _) => return Err(format!("no engine {v}")),
-                }
-            }
-            "--gpu-engine" => {
                 a.kind = match val()?.as_str() {
-                    "single" => Kind::Single,
-                    "many" => Kind::Many(Backend::Device),
-                    v => return Err(format!("no GPU engine {v}")),
+                    "gpu" => Kind::Many(Backend::Device),
+                    "emu" => Kind::Many(Backend::Emulated),
+                    "cpu" => Kind::Cpu,
+                    v => return Err(format!("no engine {v}")),
                 }
             }
             "--learning" => {
@@ -103,7 +91,6 @@ fn parse_args() -> Result<Args, String> {
                     v => return Err(format!("no heuristic {v}")),
                 }
             }
-            "--sync-always" => a.opts.sync_always = true,
             "--searches" => {
                 let n: u32 = val()?.parse().map_err(|_| "bad --searches".to_string())?;
                 a.opts.searches = Some(n);
@@ -151,9 +138,6 @@ fn run_one(a: &Args, path: &str) -> Verdict {
     yasmin_rs::ground::alias::eliminate(&mut ground);
     let completion = yasmin_rs::nogoods::complete(&ground);
     let engine: Result<Box<dyn Engine>, _> = match a.kind {
-        Kind::Single => {
-            GpuEngine::new(&ground, &completion, a.opts).map(|e| Box::new(e) as Box<dyn Engine>)
-        }
         Kind::Many(backend) => ManyEngine::new(&ground, &completion, a.opts, backend)
             .map(|e| Box::new(e) as Box<dyn Engine>),
         Kind::Cpu => Ok(Box::new(CpuEngine::new(
@@ -228,7 +212,7 @@ fn main() {
     };
     // Hold GPU 0's primary context for the whole run: each engine retains it again, so it is
     // not torn down and re-made between programs (that alone costs ~0.25 s).
-    let on_gpu = matches!(a.kind, Kind::Single | Kind::Many(Backend::Device));
+    let on_gpu = a.kind == Kind::Many(Backend::Device);
     let _ctx = if on_gpu {
         if let Err(e) = yasmin_rs::engine::gpu::available() {
             eprintln!("gpu_batch: {e}");
@@ -264,19 +248,17 @@ fn main() {
     }
     println!(
         "gpu_batch: {} programs, {agree} agree, {unsupported} unsupported, {} mismatches, {:.1}s \
-         (engine {} learning {:?} heuristic {:?} sync_always {})",
+         (engine {} learning {:?} heuristic {:?})",
         a.files.len(),
         bad.len(),
         t0.elapsed().as_secs_f64(),
         match a.kind {
-            Kind::Single => "gpu (single)",
             Kind::Many(Backend::Device) => "gpu",
             Kind::Many(Backend::Emulated) => "emu",
             Kind::Cpu => "cpu",
         },
         a.opts.learning,
-        a.opts.heuristic,
-        a.opts.sync_always
+        a.opts.heuristic
     );
     std::process::exit(if bad.is_empty() { 0 } else { 1 });
 }

@@ -1,6 +1,6 @@
-//! Print the PTX the device engine compiles from `kernels/` (NVRTC, `compute_<ARCH>`, default
-//! 90), exactly as `engine::gpu::device::compile` makes it at start-up. Needs libnvrtc (the PyPI
-//! wheel will do, see `.ci/run`), no GPU.
+//! Print the PTX of the search kernel (`kernels/search/`; NVRTC, `compute_<ARCH>`, default 90),
+//! as `engine::gpu::device::compile` makes it (the engine loads a CUBIN of the same source,
+//! `engine::gpu::cache`). Needs libnvrtc (the PyPI wheel will do, see `.ci/run`), no GPU.
 //!
 //! A refactor of the kernels that should not change what runs can be checked without a GPU:
 //! `cargo run --release --example ptx_dump > before.ptx`, change, run again, `diff` the two

@@ -5,8 +5,8 @@
 //! engine's own option struct (`engine::options`); the `--configuration` presets are the named
 //! rows of `engine::options::CONFIGURATIONS`. Names follow clingo's where clingo has the option.
 //!
-//! Invariants: no engine reads a [`Config`]; debug and test switches (`--sync-always`,
-//! `--gpu-engine`, `--engine=emu`, `--sums=all-native`) parse but are hidden from `--help`;
+//! Invariants: no engine reads a [`Config`]; test-only values (`--engine=emu`,
+//! `--sums=all-native`) parse but are hidden from `--help`;
 //! `tests/cli_help.rs` keeps `--help` and README.md's option table in agreement.
 
 mod values;
@@ -32,14 +32,6 @@ pub enum EngineKind {
     Cpu,
     /// The GPU engine's search kernel compiled for the host, one search after another (tests).
     Emu,
-}
-
-/// Which device engine `--engine=gpu` runs (hidden; `single` is the earlier engine, kept to
-/// measure the new one against it until it is retired).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GpuEngine {
-    Many,
-    Single,
 }
 
 /// What optimisation does (`--opt-mode`, clingo's).
@@ -299,15 +291,6 @@ pub struct Config {
     /// when standard error is a terminal).
     #[arg(long, help_heading = OUTPUT)]
     pub progress: bool,
-
-    // ---- Hidden: debugging and tests -------------------------------------------------------
-    /// GPU engine variant (debugging and comparison).
-    #[arg(long = "gpu-engine", value_enum, default_value_t = GpuEngine::Many, hide = true)]
-    pub gpu_engine: GpuEngine,
-
-    /// GPU engine: synchronise and check for errors after every kernel launch (debugging).
-    #[arg(long = "sync-always", hide = true)]
-    pub sync_always: bool,
 }
 
 impl Config {
@@ -522,7 +505,7 @@ mod tests {
         }
         // Hidden switches and values stay out of the help text.
         let help = cmd.clone().render_long_help().to_string();
-        for hidden in ["--sync-always", "--gpu-engine", "emu", "all-native"] {
+        for hidden in ["emu", "all-native"] {
             assert!(!help.contains(hidden), "--help shows {hidden}");
         }
         for group in [BASIC, SOLVING, OUTPUT] {

@@ -1,5 +1,5 @@
 //! The one literal encoding of the solver, shared by the host engine and the device kernels
-//! (`kernels/yasmin.cuh` defines the same; a test checks they agree).
+//! (`kernels/search/common.cuh` defines the same; a test checks they agree).
 //!
 //! A variable is an atom of the program (same number) or an auxiliary the completion introduces
 //! (bodies, aggregate counters); variable 0 is never used. A literal is a *signed assignment*

@@ -285,7 +285,6 @@ fn make_engine(
     optimising: bool,
     deadline: Option<Instant>,
 ) -> anyhow::Result<Box<dyn Engine>> {
-    use crate::config::GpuEngine;
     use crate::engine::gpu::many::Backend;
     use crate::engine::portfolio::optimize::OptRace;
     use crate::engine::portfolio::race::{GpuBuild, HostCompletion, Race};
@@ -331,22 +330,11 @@ fn make_engine(
         };
         make(&ground, &completion, opts, backend).map(|e| Box::new(e) as Box<dyn Engine>)
     };
-    let device = || -> Result<Box<dyn Engine>, (i32, String)> {
-        let opts = plan
-            .device
-            .expect("a plan with the GPU engine has its options");
-        let engine = match plan.gpu_engine {
-            GpuEngine::Single => gpu::GpuEngine::new(&ground, &completion, opts)
-                .map(|e| Box::new(e) as Box<dyn Engine>),
-            GpuEngine::Many => many(Backend::Device),
-        };
-        engine.map_err(|e| (engine_code(&e), e.to_string()))
-    };
     // `--engine=gpu`: the device engine, or why it cannot run (no GPU: exit 69).
     let on_gpu = || -> anyhow::Result<Box<dyn Engine>> {
         gpu::available()
             .map_err(|why| (exit::NO_DEVICE, why))
-            .and_then(|()| device())
+            .and_then(|()| many(Backend::Device).map_err(|e| (engine_code(&e), e.to_string())))
             .map_err(|(code, why)| {
                 Failure::new(
                     code,
@@ -355,15 +343,13 @@ fn make_engine(
                 .into()
             })
     };
-    // `auto` optimises (opt, optN) on the host threads with the many-searches GPU engine as
-    // one more member; enum, and the earlier single-search GPU engine, on the host alone.
-    const NO_OPT: &str = "optimization (#minimize) is not supported by the GPU engine";
+    // `auto` optimises (opt, optN) on the host threads with the GPU engine as one more member;
+    // enum on the host alone.
     const AUTO_OPT: &str =
         "the GPU engine takes part in optimization (#minimize) with --opt-mode=opt or optN only";
     let gpu_optimises = plan.kind == EngineKind::Auto
         && optimising
         && !single
-        && plan.gpu_engine == GpuEngine::Many
         && plan.device.is_some()
         && matches!(config.opt_mode.kind, OptKind::Opt | OptKind::OptN);
     let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
@@ -401,11 +387,6 @@ fn make_engine(
             ))
         }
         EngineKind::Cpu => Ok(cpu(&ground, &completion)),
-        EngineKind::Gpu if optimising && plan.gpu_engine == GpuEngine::Single => Err(Failure::new(
-            exit::UNSUPPORTED,
-            format!("{NO_OPT} --gpu-engine=single (use the default many-searches engine)"),
-        )
-        .into()),
         EngineKind::Auto if optimising => {
             eprintln!("*** Info : (yasmin-rs): using the CPU engine: {AUTO_OPT}");
             Ok(cpu(&ground, &completion))
@@ -427,7 +408,7 @@ fn make_engine(
             let complete = HostCompletion::Make(prepare::completer(Some(host_opts().sums)));
             let mut race =
                 Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
-            let (device, variant) = (plan.device, plan.gpu_engine);
+            let device = plan.device;
             let backend = if gpu_emulated() {
                 Backend::Emulated
             } else {
@@ -435,15 +416,9 @@ fn make_engine(
             };
             let build: GpuBuild = Box::new(move |ground, completion| {
                 let opts = device.expect("a plan for auto has the GPU engine's options");
-                let engine = match variant {
-                    GpuEngine::Single => gpu::GpuEngine::new(ground, completion, opts)
-                        .map(|e| Box::new(e) as Box<dyn Engine>),
-                    GpuEngine::Many => {
-                        gpu::many::ManyEngine::new(ground, completion, opts, backend)
-                            .map(|e| Box::new(e) as Box<dyn Engine>)
-                    }
-                };
-                engine.map_err(|e| e.to_string())
+                gpu::many::ManyEngine::new(ground, completion, opts, backend)
+                    .map(|e| Box::new(e) as Box<dyn Engine>)
+                    .map_err(|e| e.to_string())
             });
             let complete = prepare::completer(Some(plan.device_sums()));
             race.add_gpu_later(ground, complete, build)

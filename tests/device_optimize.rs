@@ -211,9 +211,6 @@ fn refusals_and_the_time_limit() {
     // Ignored, the objective does not count.
     let r = yasmin(&["--engine=emu", "--opt-mode=ignore"], Some(&big));
     assert_eq!(r.code, Some(10), "{}", r.stderr);
-    // The earlier single-search engine cannot optimise.
-    let r = yasmin(&[&fixture(), "--engine=gpu", "--gpu-engine=single"], None);
-    assert_eq!(r.code, Some(66), "{}", r.stderr);
     // 16 pigeons, 15 holes, each collision costing 1: the best model so far at the limit.
     let pigeons = gringo(
         "p(1..16). h(1..15). 1 { in(P,H) : h(H) } 1 :- p(P).

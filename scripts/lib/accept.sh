@@ -7,11 +7,10 @@
 #   corpus         the generated corpus (KIT/corpus.tar.xz: scripts/gen-corpus.sh, then
 #                  `scripts/bench device kit --corpus DIR`), all answer sets (-n 0) checked and
 #                  compared by KIT/gpu_batch (examples/gpu_batch.rs), through
-#                  --engine gpu (the many-searches engine) with res and fwd x occ, jw,
-#                  activity, plus res/activity with --sync-always, and the earlier single-search
-#                  engine (--gpu-engine single) with res and fwd: exit 1 on any mismatch (a time-out counts as one;
-#                  a program the analysis rejects is counted as unsupported).
-#                  CONFIGS="res occ;fwd jw --sync-always" picks configurations (';'-separated).
+#                  --engine gpu with res and fwd x occ, jw, activity: exit 1 on any mismatch
+#                  (a time-out counts as one; a program the analysis rejects is counted as
+#                  unsupported).
+#                  CONFIGS="res occ;fwd jw --searches 32" picks configurations (';'-separated).
 #   instances      every decision instance of KIT/list.tsv (`scripts/bench device kit`) through
 #                  the same six GPU configurations, TIME_LIMIT (default 8) s each, GPU_JOBS
 #                  (default 8) runs sharing the GPU: rows with verdicts (WRONG = an answer that contradicts clingo's).
@@ -44,7 +43,7 @@ corpus)
     mkdir -p /tmp/corpus
     xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
     echo "programs: $(ls /tmp/corpus/*.aspif | wc -l)" >> "$O/env-$PART.txt"
-    IFS=';' read -r -a cfgs <<< "${CONFIGS:-res occ;res jw;res activity;fwd occ;fwd jw;fwd activity;res activity --sync-always;res activity --gpu-engine single;fwd activity --gpu-engine single}"
+    IFS=';' read -r -a cfgs <<< "${CONFIGS:-res occ;res jw;res activity;fwd occ;fwd jw;fwd activity}"
     # One process per configuration (KIT/gpu_batch: examples/gpu_batch.rs, one CUDA context for
     # all programs), all configurations at once sharing the GPU.
     pids=()

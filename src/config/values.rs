@@ -6,7 +6,7 @@
 //! Invariant: the engines never see these names; a value that only tests use is hidden, never
 //! absent (it still parses).
 
-use super::{EngineKind, EnumMode, GpuEngine, OptKind, OptMode, Pre, ProjectArg, Projection};
+use super::{EngineKind, EnumMode, OptKind, OptMode, Pre, ProjectArg, Projection};
 use crate::engine::options::{self, Configuration};
 use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, Sums};
 use crate::output::Quiet;
@@ -35,11 +35,6 @@ values!(EngineKind {
     Gpu => "gpu", "the CUDA engine; fails without a usable GPU";
     Cpu => "cpu", "the sequential host engine";
     Emu => "emu", "the GPU engine's kernel compiled for the host (tests)", hide;
-});
-
-values!(GpuEngine {
-    Many => "many", "many complete searches at once, one per warp";
-    Single => "single", "one search spread over the whole GPU (the earlier engine)";
 });
 
 values!(Learning {

@@ -34,9 +34,7 @@ pub enum Heuristic {
     Domain,
 }
 
-/// How the engines handle sum (cardinality and weight) bodies: the host engine and the
-/// many-searches device engine alike (the earlier single-search device engine always gets the
-/// translation).
+/// How the engines handle sum (cardinality and weight) bodies (both engines).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sums {
     /// Sums whose decision diagram is small as nogoods, the others by a counter propagator.
@@ -109,8 +107,6 @@ pub struct DeviceOptions {
     pub learning: Learning,
     pub heuristic: Heuristic,
     pub seed: u64,
-    /// Synchronise and check after every launch (debugging).
-    pub sync_always: bool,
     /// Sum bodies native or translated (the completion must match: `run::plan::Plan::device_sums`).
     pub sums: Sums,
     /// Many-searches engine: searches at once (`None`: as many as fit).

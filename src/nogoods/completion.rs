@@ -38,8 +38,8 @@ pub fn complete(g: &GroundProgram) -> Completion {
     complete_with(g, aggregate::Aggregates::default())
 }
 
-/// The completion nogoods of `g` for the host engine: sum bodies kept as native constraints
-/// (`Completion::native_sums`; the device engine needs [`complete`]).
+/// The completion nogoods of `g` with sum bodies kept as native constraints
+/// (`Completion::native_sums`; `--sums=native`, both engines).
 pub fn complete_native(g: &GroundProgram) -> Completion {
     complete_with(g, aggregate::Aggregates::native())
 }

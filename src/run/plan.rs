@@ -10,7 +10,7 @@
 //! so `--engine=auto` searches with the best setting of whichever engine it gets.
 
 use super::{exit, Failure};
-use crate::config::{Config, EngineKind, GpuEngine};
+use crate::config::{Config, EngineKind};
 use crate::engine::options::SearchRow;
 use crate::engine::{
     Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
@@ -26,19 +26,14 @@ pub struct Plan {
     pub host: Option<HostOptions>,
     /// `None` when `kind` is `Cpu`.
     pub device: Option<DeviceOptions>,
-    /// Which device engine runs the GPU's search.
-    pub gpu_engine: GpuEngine,
 }
 
 impl Plan {
-    /// How the completion that may reach the device engine treats sums: `--sums` for the
-    /// many-searches engine (its kernel propagates native sums, `kernels/search/sums.cuh`),
-    /// the translation for the earlier single-search engine.
+    /// How the completion that may reach the device engine treats sums: `--sums` (its kernel
+    /// propagates native sums, `kernels/search/sums.cuh`); the translation when no device
+    /// engine is planned.
     pub fn device_sums(&self) -> Sums {
-        match (self.device, self.gpu_engine) {
-            (Some(o), GpuEngine::Many) => o.sums,
-            _ => Sums::Translate,
-        }
+        self.device.map_or(Sums::Translate, |o| o.sums)
     }
 }
 
@@ -68,12 +63,7 @@ pub fn plan(c: &Config) -> Result<Plan, Failure> {
         .then(|| host_options(c, &given, &c.configuration.host))
         .transpose()?;
     let device = (kind != EngineKind::Cpu).then(|| device_options(c));
-    Ok(Plan {
-        kind,
-        host,
-        device,
-        gpu_engine: c.gpu_engine,
-    })
+    Ok(Plan { kind, host, device })
 }
 
 /// The search options given on the command line, as a row (`None`: not given).
@@ -181,7 +171,6 @@ pub fn device_options(c: &Config) -> DeviceOptions {
         learning: c.learning.unwrap_or(Learning::Res),
         heuristic: c.heuristic.unwrap_or(Heuristic::Activity),
         seed: c.seed,
-        sync_always: c.sync_always,
         sums: c.sums,
         searches: c.gpu_searches,
         cubes: c.gpu_cubes,
@@ -294,12 +283,11 @@ mod tests {
     }
 
     #[test]
-    fn the_many_searches_engine_takes_sums_as_told_the_single_one_translated() {
+    fn the_device_engine_takes_sums_as_told() {
         let sums = |args: &str| plan_of(args).unwrap().device_sums();
         assert_eq!(sums("--engine=gpu"), Sums::Native);
         assert_eq!(sums("--engine=auto --sums=all-native"), Sums::AllNative);
         assert_eq!(sums("--engine=emu --sums=translate"), Sums::Translate);
-        assert_eq!(sums("--engine=gpu --gpu-engine=single"), Sums::Translate);
         // Only the host engine searches: its completion is built from `host`.
         assert_eq!(sums("--engine=cpu"), Sums::Translate);
     }

@@ -199,8 +199,7 @@ fn work(
             analysed: Some((ground, None)),
         });
     }
-    // Native sums only when the host engine is certain to search (the device engine needs the
-    // translation).
+    // The host engine's sums when it is certain to search, else the device engine's.
     let completion = completer(Some(host.map_or(device_sums, |o| o.sums)))(&ground);
     let db = &completion.db;
     problem.variables = u64::from(db.num_vars);

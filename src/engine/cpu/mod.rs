@@ -33,9 +33,7 @@
 //!   models never repeat and enumeration ends with `Exhausted`.
 
 mod assign;
-// `decide::Rules` and `unfounded` are shared with the device engine, which runs the
-// unfounded-set check on the host.
-pub(crate) mod decide;
+mod decide;
 mod decide_vars;
 // `--heuristic=domain`: the program's #heuristic directives.
 mod domain;
@@ -53,7 +51,7 @@ mod source;
 mod store;
 // (agg) native sum constraints: the counter propagator.
 mod sums;
-pub(crate) mod unfounded;
+mod unfounded;
 mod watch;
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Native sum constraints: a counter propagator for the sum bodies the completion left native
 //! (`nogoods::native`: `bⱼ ↔ Σ wᵢ·[lᵢ] ≥ kⱼ`, bounds ascending, the chain `b_{j+1} → bⱼ` in
-//! the nogood database). The device engine never sees this: it gets the translation.
+//! the nogood database). The device engine has its own, per search (`kernels/search/sums.cuh`).
 //!
 //! For each sum the propagator keeps, over the trail entries it has *processed* (its own queue
 //! head, behind unit propagation), `lo` = weight of the true literals, `hi` = total minus the

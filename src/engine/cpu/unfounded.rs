@@ -20,8 +20,9 @@
 //!
 //! Invariant: on a total assignment with no violated nogood, [`check`] returns no nogood exactly
 //! when the true atoms form an answer set. The host engine calls it on its [`Assignment`]
-//! (through [`Values`]); the device engine runs its own twin, `kernels/unfounded.cu`, which
-//! founds component by component and learns one loop nogood per check.
+//! (through [`Values`]); the device engine runs its own in each search,
+//! `kernels/search/unfounded.cuh` (with worklists, on partial assignments too), which learns
+//! one loop nogood per check.
 
 use super::assign::Assignment;
 use super::decide::{Csr, Rules};

@@ -1,4 +1,4 @@
-//! The kernels compiled to a CUBIN for the GPU found, cached on disk so that later runs skip
+//! The search kernel compiled to a CUBIN for the GPU found, cached on disk so that later runs skip
 //! NVRTC (start-up cost is measured in `benchmarks/results/h100-2026-11-21/startup.md`).
 //!
 //! Invariant: a cached image is used only when its file name carries the hash of exactly the
@@ -29,17 +29,13 @@ impl Origin {
     }
 }
 
-/// The kernel image of `source` for `sm_<arch>` (e.g. "90"): from the cache, or compiled (and
-/// cached). The error holds NVRTC's log. Call only after `device::nvrtc_present`.
-pub fn image(source: &str, arch: &str) -> Result<(Ptx, Origin), String> {
-    image_of(source, "kernels", arch)
-}
-
 /// NVRTC's options besides the architecture (part of the cache key). Line information costs
 /// nothing at run time and lets compute-sanitizer and the profilers name source lines.
 const OPTIONS: [&str; 2] = ["--std=c++17", "--generate-line-info"];
 
-/// The image of source `src` (cache files named after `tag`) for `sm_<arch>`.
+/// The kernel image of source `src` for `sm_<arch>` (e.g. "90"), cache files named after `tag`:
+/// from the cache, or compiled (and cached). The error holds NVRTC's log. Call only after
+/// `device::nvrtc_present`.
 pub fn image_of(src: &str, tag: &str, arch: &str) -> Result<(Ptx, Origin), String> {
     let key = fnv1a(&[
         src.as_bytes(),

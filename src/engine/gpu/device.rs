@@ -1,62 +1,15 @@
-//! Finding a usable GPU, compiling the kernels with NVRTC for it, and the one table of kernels.
+//! Finding a usable GPU, opening a context on it, and the source of the search kernel
+//! (`kernels/search/`) that NVRTC compiles for it (`cache.rs` keeps the compiled image).
 //!
 //! Invariant: nothing in cudarc is called before [`available`] has confirmed that the driver and
-//! NVRTC libraries load (cudarc panics when they are missing); every kernel of [`KERNEL_NAMES`]
-//! is looked up at start-up, so a missing one fails before the search starts, and an NVRTC
-//! failure carries its log.
+//! NVRTC libraries load (cudarc panics when they are missing); an NVRTC failure carries its log.
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaStream, DriverError};
+use cudarc::driver::{CudaContext, DriverError};
 use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
 
 use crate::engine::EngineError;
-
-/// The shared header and one `.cu` per stage, in the order they are concatenated.
-pub const HEADER: &str = include_str!("../../../kernels/yasmin.cuh");
-pub const KERNEL_FILES: &[(&str, &str)] = &[
-    (
-        "propagate.cu",
-        include_str!("../../../kernels/propagate.cu"),
-    ),
-    ("complete.cu", include_str!("../../../kernels/complete.cu")),
-    ("decide.cu", include_str!("../../../kernels/decide.cu")),
-    ("step.cu", include_str!("../../../kernels/step.cu")),
-    ("learn.cu", include_str!("../../../kernels/learn.cu")),
-    ("backjump.cu", include_str!("../../../kernels/backjump.cu")),
-    (
-        "unfounded.cu",
-        include_str!("../../../kernels/unfounded.cu"),
-    ),
-];
-
-/// Every kernel the engine launches (`<stage>_<variant>_k`); see `launch.rs` for the launchers.
-pub const KERNEL_NAMES: &[&str] = &[
-    "prop_units_k",
-    "prop_round_k",
-    "decide_rank_k",
-    "step_k",
-    "learn_analyse_k",
-    "backjump_undo_k",
-    "ufs_check_k",
-];
-
-/// One translation unit: the header once, then each stage without its `#include`.
-pub fn kernel_source() -> String {
-    let mut s = String::with_capacity(64 * 1024);
-    s.push_str(HEADER);
-    for (name, text) in KERNEL_FILES {
-        s.push_str(&format!("\n// ---- {name} ----\n"));
-        for line in text.lines() {
-            if line.trim_start().starts_with("#include \"yasmin.cuh\"") {
-                continue;
-            }
-            s.push_str(line);
-            s.push('\n');
-        }
-    }
-    s
-}
 
 /// The many-searches kernel (`kernels/search/`), one translation unit in include order.
 pub const MANY_FILES: &[(&str, &str)] = &[
@@ -130,8 +83,9 @@ pub fn many_source() -> String {
     s
 }
 
-/// Compile the kernels to PTX for `compute_<arch>` (e.g. "90"); the error holds NVRTC's log.
-/// Call only after [`nvrtc_present`].
+/// Compile the search kernel to PTX for `compute_<arch>` (e.g. "90"); the error holds NVRTC's
+/// log. Call only after [`nvrtc_present`]. The engine loads a CUBIN instead (`cache.rs`); the
+/// PTX is for reading and comparing (`examples/ptx_dump.rs`).
 pub fn compile(arch: &str) -> Result<Ptx, String> {
     let opts = CompileOptions {
         options: vec![
@@ -141,7 +95,7 @@ pub fn compile(arch: &str) -> Result<Ptx, String> {
         name: Some("yasmin.cu".into()),
         ..Default::default()
     };
-    cudarc::nvrtc::compile_ptx_with_opts(kernel_source(), opts).map_err(|e| match e {
+    cudarc::nvrtc::compile_ptx_with_opts(many_source(), opts).map_err(|e| match e {
         CompileError::CompileError { nvrtc, log, .. } => {
             format!(
                 "NVRTC could not compile the kernels ({nvrtc:?}):\n{}",
@@ -205,38 +159,12 @@ pub fn engine_error(what: &str, e: DriverError) -> EngineError {
     }
 }
 
-/// The kernels, looked up by name once.
-pub struct Kernels {
-    funcs: Vec<CudaFunction>,
-}
-
-impl Kernels {
-    pub fn get(&self, name: &str) -> &CudaFunction {
-        let i = KERNEL_NAMES
-            .iter()
-            .position(|n| *n == name)
-            .expect("kernel name not in KERNEL_NAMES");
-        &self.funcs[i]
-    }
-}
-
-/// A context on GPU 0, its stream and the loaded kernels.
-pub struct Device {
-    pub ctx: Arc<CudaContext>,
-    pub stream: Arc<CudaStream>,
-    pub kernels: Kernels,
-    pub sm_count: u32,
-    pub name: String,
-    /// Whether the kernel image came from the on-disk cache (`cache.rs`) or from NVRTC.
-    pub image_origin: super::cache::Origin,
-}
-
 /// A context on GPU 0, its architecture ("90" for compute capability 9.0) and its number of
 /// multiprocessors. Checks [`available`] first.
 pub fn open_context() -> Result<(Arc<CudaContext>, String, u32), EngineError> {
     available().map_err(EngineError::Device)?;
     let ctx = CudaContext::new(0).map_err(|e| engine_error("opening GPU 0", e))?;
-    // One stream and explicit synchronisation: the engines order their own launches, so
+    // One stream and explicit synchronisation: the engine orders its own launches, so
     // cudarc's per-buffer event tracking would only add work.
     // SAFETY: no buffer exists yet and only the default stream is ever used.
     unsafe { ctx.disable_event_tracking() };
@@ -251,54 +179,24 @@ pub fn open_context() -> Result<(Arc<CudaContext>, String, u32), EngineError> {
     Ok((ctx, format!("{major}{minor}"), sms))
 }
 
-impl Device {
-    pub fn open() -> Result<Device, EngineError> {
-        let (ctx, arch, sm_count) = open_context()?;
-        let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
-        let (image, origin) =
-            super::cache::image(&kernel_source(), &arch).map_err(EngineError::Device)?;
-        let module = ctx
-            .load_module(image)
-            .map_err(|e| engine_error("loading the compiled kernels", e))?;
-        let mut funcs = Vec::with_capacity(KERNEL_NAMES.len());
-        for n in KERNEL_NAMES {
-            funcs.push(
-                module
-                    .load_function(n)
-                    .map_err(|e| engine_error(&format!("kernel {n} is missing"), e))?,
-            );
-        }
-        let stream = ctx.default_stream();
-        Ok(Device {
-            ctx,
-            stream,
-            kernels: Kernels { funcs },
-            sm_count: sm_count.max(1),
-            name,
-            image_origin: origin,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_kernel_name_is_defined_once_in_the_sources() {
-        let src = kernel_source();
-        for n in KERNEL_NAMES {
-            let decl = format!("extern \"C\" __global__ void {n}(");
-            assert_eq!(
-                src.matches(&decl).count(),
-                1,
-                "{n} must be defined exactly once"
-            );
-        }
+    fn the_search_kernel_is_one_unit_with_one_entry_point() {
+        let src = many_source();
+        assert_eq!(src.matches("extern \"C\" __global__").count(), 1);
         assert_eq!(
-            src.matches("extern \"C\" __global__").count(),
-            KERNEL_NAMES.len(),
-            "a kernel is missing from KERNEL_NAMES"
+            src.matches("extern \"C\" __global__ void search_k(")
+                .count(),
+            1
         );
+        assert!(!src
+            .lines()
+            .any(|l| l.trim_start().starts_with("#include \"")));
+        for (name, _) in MANY_FILES {
+            assert_eq!(src.matches(&format!("// ---- {name} ----")).count(), 1);
+        }
     }
 }

@@ -113,6 +113,7 @@ impl ProgParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lit::Lit;
 
     const HEADER: &str = include_str!("../../../kernels/search/common.cuh");
 
@@ -207,6 +208,25 @@ mod tests {
         assert_eq!(define("YSM_CUBE_MAX_BITS"), g::CUBE_MAX_BITS as u64);
         assert_eq!(define("YSM_POOL_SLOTS"), g::POOL_SLOTS as u64);
         assert_eq!(define("YSM_SLOT_WORDS"), g::SLOT_WORDS as u64);
+    }
+
+    #[test]
+    fn the_literal_encoding_matches_lit_rs() {
+        for def in [
+            "YS_D u32 lvar(u32 l) { return l >> 1; }",
+            "YS_D bool lpos(u32 l) { return (l & 1u) == 0; }",
+            "YS_D u32 lneg(u32 l) { return l ^ 1u; }",
+            "YS_D u32 ltrue(u32 v) { return v << 1; }",
+            "YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }",
+        ] {
+            assert!(HEADER.lines().any(|l| l == def), "common.cuh lacks {def}");
+        }
+        for v in [1u32, 2, 1000, (1 << 30) - 1] {
+            assert_eq!(Lit::t(v).code(), v << 1);
+            assert_eq!(Lit::f(v).code(), (v << 1) | 1);
+            assert_eq!(Lit::t(v).negate().code(), Lit::t(v).code() ^ 1);
+            assert_eq!(Lit::f(v).code() >> 1, v);
+        }
     }
 
     #[test]

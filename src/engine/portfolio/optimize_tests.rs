@@ -34,7 +34,6 @@ fn emulated(searches: u32) -> GpuBuild {
             learning: Learning::Res,
             heuristic: Heuristic::Activity,
             seed: 1,
-            sync_always: false,
             sums: crate::engine::Sums::Translate,
             searches: Some(searches),
             cubes: None,

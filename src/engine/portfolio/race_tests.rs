@@ -256,7 +256,6 @@ fn emulated(g: &GroundProgram, c: &Completion) -> Result<Box<dyn Engine>, String
         learning: Learning::Res,
         heuristic: Heuristic::Activity,
         seed: 1,
-        sync_always: false,
         sums: crate::engine::Sums::Native,
         searches: Some(4),
         cubes: None,
