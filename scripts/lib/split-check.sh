@@ -2,7 +2,8 @@
 # The GPU engine's cube splitting (kernels/search/cube.cuh) on the GPU machine, in one call:
 #   1. compute-sanitizer memcheck and racecheck with splits after every conflict on a cube
 #      (--gpu-split=1): an UNSAT program (8 pigeons), and -n 0 on a program with 254,531 answer
-#      sets (splits during enumeration), both from source through the embedded grounder;
+#      sets (splits during enumeration), both from source through the embedded grounder, 30 s
+#      at most each (a run the limit stops is still checked);
 #   2. the UNSAT instances of the kit side by side, the GPU engine alone one at a time: this
 #      binary (splitting, default), it with --gpu-split=0, and BEFORE (an earlier binary whose
 #      searches, once every cube was handed out, took cubes not yet refuted), LIMIT s each.
@@ -24,7 +25,7 @@ for tool in memcheck racecheck; do
                "tests/device/many_models.lp -n 0 --gpu-cubes=4"; do
         # shellcheck disable=SC2086
         "$san" --tool "$tool" --error-exitcode 9 "$BIN" $run --engine=gpu --gpu-searches=64 \
-            --gpu-split=1 -q --stats > "$O/san.log" 2>&1
+            --gpu-split=1 --time-limit=30 -q --stats > "$O/san.log" 2>&1
         code=$?
         [ "$code" -eq 9 ] && fail=1
         echo "sanitizer $tool ${run%% *}: exit $code $(grep -m1 SUMMARY "$O/san.log")" \

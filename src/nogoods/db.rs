@@ -4,8 +4,13 @@
 //!
 //! Invariant: `offsets` is non-decreasing with `offsets[0] == 0` and one entry per nogood plus
 //! one; nogood `i` is `lits[offsets[i]..offsets[i+1]]`, has no repeated variable, and its length
-//! is ≥ 1; lengths are non-decreasing in `i`. `occ` lists, for each literal code `l`, the
+//! is ≥ 1; lengths are non-decreasing in `i`; no two nogoods are equal (the builder keeps the
+//! first of equal ones: after atom elimination many become equal, e.g. 95k of visitall 0011's
+//! 159k). `occ` lists, for each literal code `l`, the
 //! nogoods that contain `l`. This layout is uploaded to the device unchanged.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::csr::Csr;
 use crate::ground::alias::Aliases;
@@ -175,14 +180,49 @@ impl NogoodDbBuilder {
         end - self.starts[i] as usize
     }
 
+    /// The nogoods to keep: each one not equal to an earlier one (literals are sorted, so equal
+    /// nogoods have equal literal lists).
+    fn first_of_equals(&self) -> Vec<bool> {
+        const NONE: u32 = u32::MAX;
+        let n = self.starts.len();
+        let lits_of = |i: usize| &self.lits[self.starts[i] as usize..][..self.len_of(i)];
+        let mut first_of_hash: HashMap<u64, u32, BuildHasherDefault<Prehashed>> =
+            HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut chain = vec![NONE; n];
+        let mut keep = vec![true; n];
+        for i in 0..n {
+            let ng = lits_of(i);
+            let h = ng.iter().fold(ng.len() as u64, |h, &l| {
+                (h.rotate_left(5) ^ l as u64).wrapping_mul(0x517c_c1b7_2722_0a95)
+            });
+            let head = first_of_hash.get(&h).copied().unwrap_or(NONE);
+            let mut j = head;
+            while j != NONE && lits_of(j as usize) != ng {
+                j = chain[j as usize];
+            }
+            if j != NONE {
+                keep[i] = false;
+                continue;
+            }
+            chain[i] = head;
+            first_of_hash.insert(h, i as u32);
+        }
+        keep
+    }
+
     pub fn build(self) -> NogoodDb {
         let num_vars = self.num_vars.max(1);
-        let n = self.starts.len();
+        let keep = self.first_of_equals();
+        let n = keep.iter().filter(|&&k| k).count();
         // Counting sort by length, stable: nogoods of one length keep the order they were
         // added in. `first[k]` = sorted index of the first nogood of length k.
-        let max_len = (0..n).map(|i| self.len_of(i)).max().unwrap_or(0);
+        let max_len = (0..keep.len())
+            .filter(|&i| keep[i])
+            .map(|i| self.len_of(i))
+            .max()
+            .unwrap_or(0);
         let mut first = vec![0u32; max_len + 2];
-        for i in 0..n {
+        for i in (0..keep.len()).filter(|&i| keep[i]) {
             first[self.len_of(i) + 1] += 1;
         }
         for k in 0..=max_len {
@@ -196,10 +236,10 @@ impl NogoodDbBuilder {
                 offsets.push(offsets.last().unwrap() + k as u32);
             }
         }
-        let mut lits = vec![0u32; self.lits.len()];
+        let mut lits = vec![0u32; *offsets.last().unwrap() as usize];
         let mut origins = vec![Origin::Fact; n];
         let mut next = first.clone();
-        for i in 0..n {
+        for i in (0..keep.len()).filter(|&i| keep[i]) {
             let len = self.len_of(i);
             let j = next[len] as usize;
             next[len] += 1;
@@ -232,6 +272,24 @@ impl NogoodDbBuilder {
     }
 }
 
+/// A hasher for keys that are hashes already (`first_of_equals`): the key is the hash.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,6 +314,28 @@ mod tests {
         assert_eq!(db.occurrences(Lit::t(3)), &[1, 2, 3]);
         assert!(db.occurrences(Lit::t(4)).len() == 1);
         assert!(!db.has_empty);
+    }
+
+    #[test]
+    fn equal_nogoods_are_kept_once() {
+        let mut b = NogoodDbBuilder::new();
+        b.reserve_vars(3);
+        b.add(&[Lit::f(2), Lit::t(3)], Origin::Body);
+        b.add(&[Lit::t(1), Lit::f(2)], Origin::Support);
+        b.add(&[Lit::t(3), Lit::f(2)], Origin::Head); // the first one, literals in another order
+        b.add(&[Lit::t(1), Lit::t(2)], Origin::Head);
+        b.add(&[Lit::t(3)], Origin::Fact);
+        b.add(&[Lit::t(3)], Origin::Fact);
+        let db = b.build();
+        assert_eq!(db.len(), 4);
+        assert_eq!(db.bounds, [1, 4, 4]);
+        assert_eq!(
+            db.origins,
+            [Origin::Fact, Origin::Body, Origin::Support, Origin::Head]
+        );
+        assert_eq!(db.occurrences(Lit::f(2)), &[1, 2]);
+        assert_eq!(db.occurrences(Lit::t(3)), &[0, 1]);
+        assert_eq!(db.lits.len(), 7);
     }
 
     #[test]
@@ -292,7 +372,9 @@ mod tests {
             let mut v: Vec<u32> = lits.iter().map(|l| l.code()).collect();
             v.sort_unstable();
             v.dedup();
-            if !v.windows(2).any(|w| w[0] >> 1 == w[1] >> 1) {
+            // Tautologies are dropped, and so is a nogood equal to an earlier one.
+            let tautology = v.windows(2).any(|w| w[0] >> 1 == w[1] >> 1);
+            if !tautology && !naive.iter().any(|(w, _)| *w == v) {
                 naive.push((v, origin));
             }
         }
