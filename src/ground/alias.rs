@@ -16,9 +16,11 @@
 //! - `q` is not on a positive cycle (so `q ↔ l` is its completion and loop formulas never
 //!   mention it) and no `#heuristic` names it, as its atom or in its condition (the domain
 //!   heuristic reads those atoms' values);
-//! - `q` is in no body of a rule whose head is cyclic: the unfounded-set machinery of both
-//!   engines reads such bodies' atoms themselves (founded atoms, sum literals), not through the
-//!   completion;
+//! - `q` is in no sum body of a rule whose head is cyclic: the unfounded-set machinery of both
+//!   engines reads such bodies' literals themselves, not through the completion. A conjunctive
+//!   body is read through its variable, and its positive atoms only where they are cyclic (an
+//!   eliminated atom never is) or, in the host engine's total-assignment check, as founded
+//!   atoms, read through the aliases there (`engine::cpu::unfounded`);
 //! - the program has no head cycle (the minimality check reads candidate models' atoms).
 //!
 //! Chains and cycles (`p :- not n`, `n :- not p`) are followed by a union-find with signs:
@@ -111,13 +113,9 @@ pub fn find(g: &GroundProgram) -> Aliases {
     if !g.tight {
         for r in &g.rules {
             if r.head.iter().any(|&h| g.is_cyclic(h)) {
-                match &g.bodies[r.body as usize] {
-                    BodyDef::Conj { pos, neg } => {
-                        pos.iter().chain(neg).for_each(|&a| keep[a as usize] = true)
-                    }
-                    BodyDef::Sum { lits, .. } => lits
-                        .iter()
-                        .for_each(|&(l, _)| keep[l.unsigned_abs() as usize] = true),
+                if let BodyDef::Sum { lits, .. } = &g.bodies[r.body as usize] {
+                    lits.iter()
+                        .for_each(|&(l, _)| keep[l.unsigned_abs() as usize] = true);
                 }
             }
         }
@@ -266,19 +264,25 @@ mod tests {
     }
 
     #[test]
-    fn atoms_the_unfounded_check_reads_stay() {
-        // {x}.  a :- x.  p :- q, a.  q :- p.  q :- x.
+    fn atoms_of_sums_the_unfounded_check_reads_stay() {
+        // {x}.  a :- x.  p :- q, a.  q :- p.  q :- x.  r :- 1 {r; b}.  b :- not x.
         let g = analysed(&[
             Rule::choice(&[1], &[]),
             Rule::normal(&[2], &[1]),
             Rule::normal(&[3], &[4, 2]),
             Rule::normal(&[4], &[3]),
             Rule::normal(&[4], &[1]),
+            Rule::sum(&[5], 1, &[(5, 1), (6, 1)]),
+            Rule::normal(&[6], &[-1]),
         ]);
-        assert!(g.is_cyclic(3));
+        assert!(g.is_cyclic(3) && g.is_cyclic(5));
         let a = find(&g);
-        assert_eq!(a.of_atom(2), None, "a is in the body of cyclic p");
-        assert!(a.is_empty());
+        assert_eq!(
+            a.of_atom(2),
+            Some(1),
+            "a in the conjunction of cyclic p is x"
+        );
+        assert_eq!(a.of_atom(6), None, "b is in the sum of cyclic r");
     }
 
     #[test]

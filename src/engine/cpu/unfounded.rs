@@ -27,6 +27,7 @@
 use super::assign::Assignment;
 use super::decide::{Csr, Rules};
 use super::CpuEngine;
+use crate::ground::alias::Aliases;
 use crate::ground::{BodyDef, GroundProgram};
 use crate::lit::Lit;
 
@@ -55,6 +56,8 @@ pub struct Unfounded {
     /// Atom → (body, weight) where the atom is a positive literal of the body.
     pos_occ: Csr,
     pos_w: Vec<i64>,
+    /// The eliminated atoms (`ground::alias`): an atom is read through its root's literal.
+    aliases: Aliases,
     // Scratch.
     founded: Vec<bool>,
     need: Vec<i64>,
@@ -102,6 +105,7 @@ impl Unfounded {
                 g.bodies.clone()
             },
             cyclic,
+            aliases: g.aliases.clone(),
             pos_occ,
             pos_w: weights.into_iter().map(|(_, w)| w).collect(),
             founded: vec![false; n],
@@ -129,9 +133,11 @@ pub fn check<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, num_atoms: u32)
         return Vec::new();
     }
     let n = num_atoms as usize;
-    let holds_atom = |p: u32| a.holds(Lit::t(p));
+    // An eliminated atom's own variable is fixed false: read it through its root's literal (it
+    // may be a positive atom of a conjunction, ground::alias).
+    let holds_atom = |aliases: &Aliases, p: u32| a.holds(aliases.lit(Lit::t(p)));
     for p in 1..=n {
-        u.founded[p] = holds_atom(p as u32) && !u.cyclic[p];
+        u.founded[p] = holds_atom(&u.aliases, p as u32) && !u.cyclic[p];
     }
     u.queue.clear();
     // need[b] > 0: what body b still lacks to be true with founded atoms only.
@@ -151,7 +157,7 @@ pub fn check<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, num_atoms: u32)
                         if l > 0 {
                             u.founded[l as usize]
                         } else {
-                            !holds_atom(l.unsigned_abs())
+                            !holds_atom(&u.aliases, l.unsigned_abs())
                         }
                     })
                     .map(|&(_, w)| w)
@@ -181,7 +187,7 @@ pub fn check<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, num_atoms: u32)
         }
     }
     let unfounded: Vec<u32> = (1..=n as u32)
-        .filter(|&p| holds_atom(p) && !u.founded[p as usize])
+        .filter(|&p| holds_atom(&u.aliases, p) && !u.founded[p as usize])
         .collect();
     if unfounded.is_empty() {
         return Vec::new();
