@@ -40,25 +40,27 @@ fn a_tiny_learned_store_still_proves_unsatisfiability() {
     assert!(stdout.contains("imported"), "{stdout}");
 }
 
-#[test]
-fn splitting_into_cubes_proves_unsatisfiability() {
+/// Eight pigeons (no answer set) on 8 emulated searches with `args`: the `--stats` output,
+/// after checking the exit code says unsatisfiable.
+fn pigeons_unsat(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_yasmin-rs"))
-        .args([
-            "--engine=emu",
-            "--gpu-searches=8",
-            "--gpu-cubes=6",
-            "--stats",
-            "-q",
-        ])
+        .args(["--engine=emu", "--gpu-searches=8", "--stats", "-q"])
+        .args(args)
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/device/pigeons.lp"
         ))
         .output()
         .expect("run yasmin-rs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(20), "{stdout}\n{stderr}");
+    stdout
+}
+
+#[test]
+fn splitting_into_cubes_proves_unsatisfiability() {
+    let stdout = pigeons_unsat(&["--gpu-cubes=6"]);
     // Cubes were handed out and refuted (all 64, unless a search proved it for all first).
     let (refuted, base, _) = cubes_line(&stdout);
     assert_eq!(base, 64, "{stdout}");
@@ -84,18 +86,7 @@ fn cubes_line(stdout: &str) -> (u64, u64, u64) {
 #[test]
 fn cubes_split_while_they_run_and_the_proof_holds() {
     for cubes in ["--gpu-cubes=2", "--gpu-cubes=4"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_yasmin-rs"))
-            .args(["--engine=emu", "--gpu-searches=8", cubes])
-            .args(["--gpu-split=1", "--stats", "-q"])
-            .arg(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/device/pigeons.lp"
-            ))
-            .output()
-            .expect("run yasmin-rs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(20), "{stdout}\n{stderr}");
+        let stdout = pigeons_unsat(&[cubes, "--gpu-split=1"]);
         let (refuted, base, splits) = cubes_line(&stdout);
         assert!(splits > 0, "{stdout}");
         // Every cube is refuted once, unless a search proved it for all first.

@@ -432,16 +432,23 @@ YS_D u32 hash32(u32 x) {
     return x;
 }
 
-// Exchange (atomic on the device).
-YS_D u32 ys_xchg(u32* a, u32 v) {
+// Read-modify-write of a word, atomic on the device, returning the value before: `new` is the
+// value written in terms of the old one `o` and the operand `v` (the host emulation runs one
+// search at a time).
 #ifdef YS_EMU
-    u32 o = *a;
-    *a = v;
-    return o;
+#define YS_RMW(name, cuda, new) \
+    YS_D u32 name(u32* a, u32 v) { \
+        u32 o = *a; \
+        *a = (new); \
+        return o; \
+    }
 #else
-    return atomicExch(a, v);
+#define YS_RMW(name, cuda, new) \
+    YS_D u32 name(u32* a, u32 v) { return cuda(a, v); }
 #endif
-}
+YS_RMW(ys_xchg, atomicExch, v)
+YS_RMW(ys_fetch_or, atomicOr, o | v)
+YS_RMW(ys_fetch_and, atomicAnd, o & v)
 
 // The largest x over the lanes (every lane gets it).
 YS_D u32 ys_max(u32 x) {
@@ -513,28 +520,6 @@ YS_D i64 ys_fetch_add_i64(i64* a, i64 v) {
 
 // Atomic add on a 64-bit signed counter.
 YS_D void ys_add_i64(i64* a, i64 v) { (void)ys_fetch_add_i64(a, v); }
-
-// Atomic or on a word; the value before.
-YS_D u32 ys_fetch_or(u32* a, u32 v) {
-#ifdef YS_EMU
-    u32 o = *a;
-    *a |= v;
-    return o;
-#else
-    return atomicOr(a, v);
-#endif
-}
-
-// Atomic and on a word; the value before.
-YS_D u32 ys_fetch_and(u32* a, u32 v) {
-#ifdef YS_EMU
-    u32 o = *a;
-    *a &= v;
-    return o;
-#else
-    return atomicAnd(a, v);
-#endif
-}
 
 // Order this thread's earlier writes to global memory before its later ones, for every reader.
 YS_D void ys_fence() {
