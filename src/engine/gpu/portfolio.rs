@@ -114,7 +114,7 @@ pub fn configure(
         w[cfg::LEARNING] = u32::from(learning == Learning::Fwd);
         w[cfg::RESTART] = r.restart;
         w[cfg::SIGN] = r.sign as u32;
-        w[cfg::ORDER] = match static_order(heuristic) {
+        w[cfg::ORDER] = match uses_static_order(heuristic) {
             true => Order::Static,
             false => r.order,
         } as u32;
@@ -126,7 +126,7 @@ pub fn configure(
 }
 
 /// Every search starts from the static order under `heuristic`.
-fn static_order(heuristic: Heuristic) -> bool {
+fn uses_static_order(heuristic: Heuristic) -> bool {
     matches!(heuristic, Heuristic::Occ | Heuristic::Jw)
 }
 
@@ -140,7 +140,7 @@ pub fn describe(n: usize, heuristic: Heuristic) -> String {
         .map(|(k, r)| format!("{}×{}", r.name, (n - k).div_ceil(ROWS.len())))
         .collect::<Vec<_>>()
         .join(", ");
-    match static_order(heuristic) {
+    match uses_static_order(heuristic) {
         true => {
             let h = format!("{heuristic:?}").to_lowercase();
             format!("{rows}; every search starts from the {h} order")
