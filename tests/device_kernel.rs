@@ -92,6 +92,12 @@ fn cubes_split_while_they_run_and_the_proof_holds() {
         // Every cube is refuted once, unless a search proved it for all first.
         assert!(refuted <= base + splits, "{stdout}");
     }
+    // Regression: a split every 2^31 conflicts or more wrapped around (the due count was
+    // compared as a signed difference) and split at every decision.
+    for every in ["--gpu-split=2147483649", "--gpu-split=4294967295"] {
+        let stdout = pigeons_unsat(&["--gpu-cubes=4", every]);
+        assert_eq!(cubes_line(&stdout).2, 0, "{stdout}");
+    }
 }
 
 #[test]

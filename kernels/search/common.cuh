@@ -152,7 +152,8 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_CUBE_OUT 38  // 1: every model of the search's cube was taken (enumerate.cuh)
 #define YSM_H_OBJ_SEEN 36  // the objective bound's epoch this search has read (objective.cuh)
 #define YSM_H_CSLOT 39     // the pool slot with the cube's extension, or YSM_NONE (cube_pool.cuh)
-#define YSM_H_SPLIT_AT 40  // the conflict count (mod 2^32) from which the cube splits (cube.cuh)
+#define YSM_H_SPLIT_AT 40  // the conflict count (mod 2^32) when the cube was taken or last split
+                           // (it splits YSM_G_CUBE_SPLIT conflicts later; cube.cuh)
 #define YSM_H_WORDS 44
 
 // ---- per-search 64-bit counters ----

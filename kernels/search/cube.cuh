@@ -61,10 +61,11 @@ YS_D void cube_take(const Geo& g, const Srch& s) {
         slot = pool_claim(g, s, YSM_G_POOL_OPEN, true);
         if (slot != YSM_NONE) c = ys_vol(cube_slot(g, slot)[0]);
     }
+    ys_sync();  // every lane has read H_CUBE (the caller's test) before lane 0 writes it
     if (YS_LANE == 0) {
         s.H[YSM_H_CUBE] = c;
         s.H[YSM_H_CSLOT] = slot;
-        s.H[YSM_H_SPLIT_AT] = (u32)s.C[YSM_C_CONFLICTS] + g.global[YSM_G_CUBE_SPLIT];
+        s.H[YSM_H_SPLIT_AT] = (u32)s.C[YSM_C_CONFLICTS];
     }
     ys_sync();
 }
@@ -87,35 +88,45 @@ YS_D void cube_refuted(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
 
 // Before the free decision on literal l: a search whose cube is due to split, with only
 // assumptions on the trail, makes l one more assumption and publishes the cube with ¬l (all
-// lanes). Nothing happens when no slot is free or the extension is full.
+// lanes). When no slot is free or the extension is full, it tries again N conflicts later.
 YS_D void cube_split(const Geo& g, const Srch& s, u32 l) {
     u32* H = s.H;
-    if (H[YSM_H_CUBE] == YSM_NONE || g.global[YSM_G_CUBE_SPLIT] == 0) return;
-    if ((i32)((u32)s.C[YSM_C_CONFLICTS] - H[YSM_H_SPLIT_AT]) < 0) return;
+    const u32 every = g.global[YSM_G_CUBE_SPLIT];
+    if (H[YSM_H_CUBE] == YSM_NONE || every == 0) return;
+    if ((u32)s.C[YSM_C_CONFLICTS] - H[YSM_H_SPLIT_AT] < every) return;
     u32 k = g.global[YSM_G_CUBE_BITS], ext = cube_ext_len(g, s);
     // Only assumptions on the trail: no flipped decision, and the highest decision (if any) is
     // an assumption (free decisions lie above every assumption).
     u32 ok = 0;
     if (YS_LANE == 0) {
         u32 lv = H[YSM_H_LEVEL];
-        ok = H[YSM_H_BT_LEVEL] == 1 && ext < YSM_SLOT_EXT && lv <= k + ext + 1 &&
+        ok = H[YSM_H_BT_LEVEL] == 1 && lv <= k + ext + 1 &&
              (lv == 1 || cube_has_var(g, s, lvar(s.trail[s.lim[lv]])));
     }
     if (!ys_bcast(ok)) return;
-    u32 own = H[YSM_H_CSLOT];
-    if (own == YSM_NONE) {
+    // The search's own slot (claimed on its first split) and one for the other half.
+    u32 own = H[YSM_H_CSLOT], other = YSM_NONE;
+    bool fresh = false;
+    if (ext < YSM_SLOT_EXT && own == YSM_NONE) {
         own = pool_claim(g, s, YSM_G_POOL_USED, false);
-        if (own == YSM_NONE) return;
-        if (YS_LANE == 0) {
-            u32* o = cube_slot(g, own);
-            o[0] = H[YSM_H_CUBE];
-            o[1] = 0;
-            H[YSM_H_CSLOT] = own;
-        }
-        ys_sync();
+        fresh = own != YSM_NONE;
     }
-    u32 other = pool_claim(g, s, YSM_G_POOL_USED, false);
-    if (other == YSM_NONE) return;
+    if (ext < YSM_SLOT_EXT && own != YSM_NONE) other = pool_claim(g, s, YSM_G_POOL_USED, false);
+    ys_sync();  // every lane has read the header above before lane 0 writes it
+    if (fresh && YS_LANE == 0) {
+        u32* o = cube_slot(g, own);
+        o[0] = H[YSM_H_CUBE];
+        o[1] = 0;
+        H[YSM_H_CSLOT] = own;
+    }
+    if (other == YSM_NONE) {
+        // No room (the extension or the pool is full): try again N conflicts on, not at every
+        // decision.
+        if (YS_LANE == 0) H[YSM_H_SPLIT_AT] = (u32)s.C[YSM_C_CONFLICTS];
+        ys_sync();
+        return;
+    }
+    ys_sync();
     u32* o = cube_slot(g, own);
     u32* n = cube_slot(g, other);
     for (u32 j = YS_LANE; j < ext; j += YS_WARP) n[2 + j] = ys_vol(o[2 + j]);
@@ -130,7 +141,7 @@ YS_D void cube_split(const Geo& g, const Srch& s, u32 l) {
         ys_fence();
         o[1] = ext + 1;
         s.C[YSM_C_SPLITS] += 1;
-        H[YSM_H_SPLIT_AT] = (u32)s.C[YSM_C_CONFLICTS] + g.global[YSM_G_CUBE_SPLIT];
+        H[YSM_H_SPLIT_AT] = (u32)s.C[YSM_C_CONFLICTS];
     }
     ys_sync();
 }

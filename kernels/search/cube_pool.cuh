@@ -77,7 +77,8 @@ YS_D u32 pool_claim(const Geo& g, const Srch& s, u32 map, bool open) {
             want &= want - 1;
         }
     }
-    ys_fence();
+    ys_fence();  // the winner's acquire (its atomic, then this fence) ...
+    ys_sync();   // ... reaches every lane before any reads the slot or lane 0 writes the header
     return got;
 }
 
