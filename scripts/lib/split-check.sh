@@ -17,6 +17,7 @@ ROWS="${1:?rows file}"
 KIT="${KIT:-.device/kit}"
 BIN="$KIT/yasmin-rs"
 O="$(dirname "$ROWS")"
+mkdir -p "$O"
 export YASMIN_KERNEL_CACHE=/tmp/kcache
 fail=0
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
