@@ -91,8 +91,9 @@ YS_D void cube_refuted(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
 // lanes). When no slot is free or the extension is full, it tries again N conflicts later.
 YS_D void cube_split(const Geo& g, const Srch& s, u32 l) {
     u32* H = s.H;
+    if (H[YSM_H_CUBE] == YSM_NONE) return;  // every free decision of a search without a cube
     const u32 every = g.global[YSM_G_CUBE_SPLIT];
-    if (H[YSM_H_CUBE] == YSM_NONE || every == 0) return;
+    if (every == 0) return;
     if ((u32)s.C[YSM_C_CONFLICTS] - H[YSM_H_SPLIT_AT] < every) return;
     u32 k = g.global[YSM_G_CUBE_BITS], ext = cube_ext_len(g, s);
     // Only assumptions on the trail: no flipped decision, and the highest decision (if any) is

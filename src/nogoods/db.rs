@@ -180,16 +180,16 @@ impl NogoodDbBuilder {
         end - self.starts[i] as usize
     }
 
-    /// The nogoods to keep: each one not equal to an earlier one (literals are sorted, so equal
-    /// nogoods have equal literal lists).
-    fn first_of_equals(&self) -> Vec<bool> {
+    /// The nogoods to keep, ascending: each one not equal to an earlier one (literals are
+    /// sorted, so equal nogoods have equal literal lists).
+    fn first_of_equals(&self) -> Vec<usize> {
         const NONE: u32 = u32::MAX;
         let n = self.starts.len();
         let lits_of = |i: usize| &self.lits[self.starts[i] as usize..][..self.len_of(i)];
         let mut first_of_hash: HashMap<u64, u32, BuildHasherDefault<Prehashed>> =
             HashMap::with_capacity_and_hasher(n, Default::default());
         let mut chain = vec![NONE; n];
-        let mut keep = vec![true; n];
+        let mut keep = Vec::with_capacity(n);
         for i in 0..n {
             let ng = lits_of(i);
             let h = ng.iter().fold(ng.len() as u64, |h, &l| {
@@ -200,12 +200,11 @@ impl NogoodDbBuilder {
             while j != NONE && lits_of(j as usize) != ng {
                 j = chain[j as usize];
             }
-            if j != NONE {
-                keep[i] = false;
-                continue;
+            if j == NONE {
+                chain[i] = head;
+                first_of_hash.insert(h, i as u32);
+                keep.push(i);
             }
-            chain[i] = head;
-            first_of_hash.insert(h, i as u32);
         }
         keep
     }
@@ -213,16 +212,12 @@ impl NogoodDbBuilder {
     pub fn build(self) -> NogoodDb {
         let num_vars = self.num_vars.max(1);
         let keep = self.first_of_equals();
-        let n = keep.iter().filter(|&&k| k).count();
+        let n = keep.len();
         // Counting sort by length, stable: nogoods of one length keep the order they were
         // added in. `first[k]` = sorted index of the first nogood of length k.
-        let max_len = (0..keep.len())
-            .filter(|&i| keep[i])
-            .map(|i| self.len_of(i))
-            .max()
-            .unwrap_or(0);
+        let max_len = keep.iter().map(|&i| self.len_of(i)).max().unwrap_or(0);
         let mut first = vec![0u32; max_len + 2];
-        for i in (0..keep.len()).filter(|&i| keep[i]) {
+        for &i in &keep {
             first[self.len_of(i) + 1] += 1;
         }
         for k in 0..=max_len {
@@ -239,7 +234,7 @@ impl NogoodDbBuilder {
         let mut lits = vec![0u32; *offsets.last().unwrap() as usize];
         let mut origins = vec![Origin::Fact; n];
         let mut next = first.clone();
-        for i in (0..keep.len()).filter(|&i| keep[i]) {
+        for &i in &keep {
             let len = self.len_of(i);
             let j = next[len] as usize;
             next[len] += 1;
