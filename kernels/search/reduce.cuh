@@ -113,7 +113,11 @@ YS_D void reduce_learned(const Geo& g, const Srch& s, u32 nv2) {
 YS_D void restart(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
     backjump(P, s, s.H[YSM_H_BT_LEVEL]);
     u32* H = s.H;
-    if (H[YSM_H_FORCE] || H[YSM_H_LCOUNT] >= H[YSM_H_REDUCE_AT]) reduce_learned(g, s, nv2);
+    bool due = H[YSM_H_FORCE] || H[YSM_H_LCOUNT] >= H[YSM_H_REDUCE_AT];
+    // Every lane has read the header before reduce_learned's lane 0 rewrites it (racecheck
+    // found lanes reading H_LCOUNT here while lane 0 already wrote it, with fwd learning).
+    ys_sync();
+    if (due) reduce_learned(g, s, nv2);
     if (YS_LANE == 0) {
         s.C[YSM_C_RESTARTS] += 1;
         H[YSM_H_LUBY] += 1;
