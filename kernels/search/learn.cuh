@@ -272,7 +272,10 @@ YS_D u32 store_learned(const Geo& g, const Srch& s, u32 lbd) {
         }
     }
     off = ys_bcast(off);
-    if (off == YSM_NONE) return YSM_NONE;
+    if (off == YSM_NONE) {
+        ys_sync();  // lane 0's H_ERR reaches every lane before the caller's loop reads it
+        return YSM_NONE;
+    }
     for (u32 k = lane; k < len; k += YS_WARP) s.arena[off + YSM_LHDR + k] = s.scratch[k];
     ys_sync();
     u32 ref = YSM_LEARNED | off;

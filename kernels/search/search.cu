@@ -199,10 +199,13 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
                 continue;
             }
         }
+        // Read by every lane before pick_var's ys_sync, counted down by lane 0 after it: no
+        // lane can see the new count and take the other branch (the warp's collectives differ).
+        u32 ufs_next = H[YSM_H_UFS_NEXT];
         u32 v = pick_var(s);
         // Non-tight: the unfounded-set check at every total assignment, and at partial ones
         // at gaps that double while it finds nothing (reset when it finds something).
-        bool check = P.ufs && (v == YSM_NONE || H[YSM_H_UFS_NEXT] == 0);
+        bool check = P.ufs && (v == YSM_NONE || ufs_next == 0);
         if (check) {
             u32 r = ufs_check(P, s);
             if (lane == 0) {
@@ -221,7 +224,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
                 continue;
             }
         } else if (P.ufs && lane == 0) {
-            H[YSM_H_UFS_NEXT] -= 1;
+            H[YSM_H_UFS_NEXT] = ufs_next - 1;
         }
         if (v == YSM_NONE && P.obj_sum != YSM_NONE && obj_violated(P, s)) {
             obj_check(P, s, H[YSM_H_LEVEL]);  // the conflict: see objective.cuh

@@ -77,6 +77,9 @@ YS_D void share_import(const Geo& g, const Srch& s) {
             }
             u32* slot = g.share + (u64)(cur % g.share_slots) * YSM_SHARE_WORDS;
             if (ys_vol(slot[1]) != cur) continue;
+#ifndef YS_EMU
+            __threadfence();  // acquire: the slot's words are read after its sequence number
+#endif
             u32 hd = ys_vol(slot[0]), n = hd & 0xffu;
             if ((hd >> 8) == s.sid || n == 0 || n > YSM_SHARE_MAX) continue;
             for (u32 k = 0; k < n; ++k) lits[k] = ys_vol(slot[2 + k]);

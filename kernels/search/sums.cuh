@@ -300,6 +300,7 @@ YS_D void sum_check(const Prog& P, const Srch& s, u32 sum, u32 level) {
         if (a == 0) {
             u64 d0 = 0, d1 = 0;
             if (fwd) sum_deps(P, s, sum, false, YSM_NONE, &d0, &d1);
+            ys_sync();  // every lane has read asg (the bound searches, a) before lane 0 assigns
             if (lane == 0) sum_imply(s, ltrue(bv[j1 - 1]), sum, j1 - 1, YSM_NONE, level, d0, d1);
             ys_sync();
         }
@@ -313,6 +314,7 @@ YS_D void sum_check(const Prog& P, const Srch& s, u32 sum, u32 level) {
         if (a == 0) {
             u64 d0 = 0, d1 = 0;
             if (fwd) sum_deps(P, s, sum, true, YSM_NONE, &d0, &d1);
+            ys_sync();  // likewise for the read of bv[j2]
             if (lane == 0) sum_imply(s, lfalse(bv[j2]), sum, j2 | YSM_SREC_UP, YSM_NONE, level, d0, d1);
             ys_sync();
         }
