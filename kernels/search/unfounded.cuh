@@ -125,7 +125,10 @@ YS_D u32 ufs_check(const Prog& P, const Srch& s) {
     ys_sync();
     u32 head = 0;
     while (true) {
-        u32 tail = ys_bcast(ys_vol(H[YSM_H_UFS_Q]));  // every lane reads it before any pushes
+        // Lane 0 reads the tail and hands it on; the barrier keeps every push of this round
+        // after that read (racecheck flagged the other lanes' dead reads beside the pushes).
+        u32 tail = ys_bcast(YS_LANE == 0 ? ys_vol(H[YSM_H_UFS_Q]) : 0u);
+        ys_sync();
         if (head >= tail) break;
         for (u32 qi = head + lane; qi < tail; qi += YS_WARP) {
             u32 q = s.ufsq[qi];

@@ -80,7 +80,8 @@ table1)
 sanitizer)
     # compute-sanitizer memcheck and racecheck: a few instances of each kind (SAN_INSTANCES,
     # substrings of list.tsv paths) with both learning schemes and a short limit, and the first
-    # SAN_PROGRAMS corpus programs of each kind through gpu_batch (all answer sets).
+    # SAN_PROGRAMS corpus programs of each kind through gpu_batch (all answer sets); SAN_EXTRA
+    # adds options to the instance runs (e.g. --gpu-searches=128: many processes share the GPU).
     SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     mkdir -p /tmp/corpus /tmp/san
     [ -n "$(ls /tmp/corpus 2>/dev/null)" ] || xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
@@ -104,7 +105,7 @@ sanitizer)
             for l in res fwd; do
                 for tool in memcheck racecheck; do
                     san_one $tool $l "$(echo "$i" | sed "s|/instances/|-|")" "$BIN" --engine gpu --learning $l \
-                        --time-limit "${SAN_LIMIT:-60}" --stats -q "$f" > "/tmp/san/r-$(echo "$i" | tr / -)-$l-$tool" &
+                        --time-limit "${SAN_LIMIT:-60}" ${SAN_EXTRA:-} --stats -q "$f" > "/tmp/san/r-$(echo "$i" | tr / -)-$l-$tool" &
                     pids+=($!)
                 done
             done
