@@ -41,6 +41,6 @@ done
 configs="yasmin:gpu-split:--engine=gpu,yasmin:gpu-nosplit:--engine=gpu --gpu-split=0"
 [ -n "${BEFORE:-}" ] && configs="$configs,yasmin:gpu-before:bin=$BEFORE --engine=gpu"
 scripts/bench run --kit "$KIT" --configs "$configs" --time-limit "${LIMIT:-60}" \
-    --instances "$INSTANCES" --extra=--stats -q \
+    --instances "$INSTANCES" -q \
     --label "${LABEL:-cube splitting}" --out "$ROWS" || fail=1
 exit $fail
