@@ -96,6 +96,13 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
             plan.kind = EngineKind::Cpu;
         }
     }
+    // The kernel compiles (or loads from the cache) while the program is read and prepared.
+    if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu)
+        && !gpu_emulated()
+        && crate::engine::gpu::available().is_ok()
+    {
+        crate::engine::gpu::device::warm_kernel();
+    }
     let format = Format::from_outf(config.outf);
     let mut printer = Printer::new(
         io::BufWriter::new(stdout.lock()),

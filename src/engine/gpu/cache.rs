@@ -6,10 +6,14 @@
 //! the one stored beside it; anything missing, short or unreadable is compiled afresh; failing
 //! to write the cache never fails the run (the image is used from memory). The directory is
 //! `$YASMIN_KERNEL_CACHE`, else `$XDG_CACHE_HOME/yasmin-rs`, else `$HOME/.cache/yasmin-rs`;
-//! `YASMIN_KERNEL_CACHE=off` turns the cache off.
+//! `YASMIN_KERNEL_CACHE=off` turns the cache off. Within one process an image is made once
+//! (kept in memory by its key): [`warm_beside`] makes it on a thread of its own while the
+//! program is prepared, and the engine's build then takes it from memory.
 
 use std::ffi::{CStr, CString};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use cudarc::nvrtc::{result, sys, Ptx};
 
@@ -37,22 +41,71 @@ const OPTIONS: [&str; 2] = ["--std=c++17", "--generate-line-info"];
 /// from the cache, or compiled (and cached). The error holds NVRTC's log. Call only after
 /// `device::nvrtc_present`.
 pub fn image_of(src: &str, tag: &str, arch: &str) -> Result<(Ptx, Origin), String> {
-    let key = fnv1a(&[
+    let key = key_of(src, arch);
+    // Held while the image is made, so that a second caller waits for it instead of compiling.
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, bin, origin)) = made.iter().find(|(k, _, _)| *k == key) {
+        return Ok((Ptx::from_binary(bin.clone()), *origin));
+    }
+    let path = cache_dir().map(|d| d.join(format!("{tag}-sm{arch}-{key:016x}.cubin")));
+    let (bin, origin) = match path.as_deref().and_then(read_checked) {
+        Some(bin) => (bin, Origin::Cached),
+        None => {
+            let bin = compile_cubin(src, arch)?;
+            if let Some(p) = &path {
+                // A cache that cannot be written only costs the next run a compile.
+                let _ = write_checked(p, &bin);
+            }
+            (bin, Origin::Compiled)
+        }
+    };
+    made.push((key, bin.clone(), origin));
+    Ok((Ptx::from_binary(bin), origin))
+}
+
+/// The image's key: the source, the architecture, NVRTC's version and the options.
+fn key_of(src: &str, arch: &str) -> u64 {
+    fnv1a(&[
         src.as_bytes(),
         arch.as_bytes(),
         nvrtc_version().as_bytes(),
         OPTIONS.join(" ").as_bytes(),
-    ]);
-    let path = cache_dir().map(|d| d.join(format!("{tag}-sm{arch}-{key:016x}.cubin")));
-    if let Some(bin) = path.as_deref().and_then(read_checked) {
-        return Ok((Ptx::from_binary(bin), Origin::Cached));
+    ])
+}
+
+/// The images this process made, by key.
+static MADE: Mutex<Vec<(u64, Vec<u8>, Origin)>> = Mutex::new(Vec::new());
+
+/// An image is being made by [`warm_beside`].
+static WARMING: AtomicBool = AtomicBool::new(false);
+
+/// Make the image of `src` (`make` finds the architecture, e.g. by opening the GPU, and calls
+/// [`image_of`]) on a thread of its own, so that NVRTC runs while the program is prepared; a
+/// failure is left for the engine's build to meet and report. [`warming`] is true until it
+/// ends.
+pub fn warm_beside(make: fn()) {
+    /// Ends the warm-up even when `make` panics.
+    struct Done;
+    impl Drop for Done {
+        fn drop(&mut self) {
+            WARMING.store(false, Ordering::Release);
+        }
     }
-    let bin = compile_cubin(src, arch)?;
-    if let Some(p) = &path {
-        // A cache that cannot be written only costs the next run a compile.
-        let _ = write_checked(p, &bin);
+    WARMING.store(true, Ordering::Release);
+    let started = std::thread::Builder::new()
+        .name("kernel-compile".into())
+        .spawn(move || {
+            let _done = Done;
+            make();
+        });
+    if started.is_err() {
+        WARMING.store(false, Ordering::Release);
     }
-    Ok((Ptx::from_binary(bin), Origin::Compiled))
+}
+
+/// [`warm_beside`]'s image is still being made: an engine built now would wait for it.
+pub fn warming() -> bool {
+    WARMING.load(Ordering::Acquire)
 }
 
 /// Compile `src` to a CUBIN for `sm_<arch>`.
@@ -173,6 +226,54 @@ mod tests {
         std::fs::write(&p, b"short").unwrap();
         assert_eq!(read_checked(&p), None);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn warming_lasts_while_the_image_is_made_and_ends_after_a_panic() {
+        static GO: AtomicBool = AtomicBool::new(false);
+        fn slow() {
+            while !GO.load(Ordering::Acquire) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            panic!("the image could not be made");
+        }
+        warm_beside(slow);
+        assert!(warming());
+        GO.store(true, Ordering::Release);
+        let t0 = std::time::Instant::now();
+        while warming() {
+            assert!(
+                t0.elapsed().as_secs() < 10,
+                "warming must end when the maker panics"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn an_image_is_made_once_per_process() {
+        if !super::super::device::nvrtc_present() {
+            // scripts/test.sh sets YASMIN_REQUIRE_NVRTC where the NVRTC wheel is installed.
+            assert!(
+                std::env::var_os("YASMIN_REQUIRE_NVRTC").is_none(),
+                "NVRTC is missing"
+            );
+            return;
+        }
+        let src = "extern \"C\" __global__ void k(int* x) { *x = 1; }";
+        let (_, first) = image_of(src, "test-once", "90").unwrap();
+        let (_, again) = image_of(src, "test-once", "90").unwrap();
+        assert_eq!(
+            first, again,
+            "the second call returns the first one's image"
+        );
+        let made = MADE.lock().unwrap();
+        let key = key_of(src, "90");
+        assert_eq!(
+            made.iter().filter(|(k, _, _)| *k == key).count(),
+            1,
+            "made once"
+        );
     }
 
     #[test]

@@ -161,6 +161,20 @@ pub fn engine_error(what: &str, e: DriverError) -> EngineError {
 
 /// A context on GPU 0, its architecture ("90" for compute capability 9.0) and its number of
 /// multiprocessors. Checks [`available`] first.
+/// Start making the search kernel's image for GPU 0 on a thread of its own (`cache::warm_beside`),
+/// where the GPU engine will be built later and the wait for NVRTC (seconds on a cold cache)
+/// can overlap the program's preparation; call only after [`available`].
+pub fn warm_kernel() {
+    // Its context stays open, so that the engine's own finds the device's context made.
+    static KEPT: std::sync::OnceLock<Arc<CudaContext>> = std::sync::OnceLock::new();
+    super::cache::warm_beside(|| {
+        if let Ok((ctx, arch, _)) = open_context() {
+            let _ = super::cache::image_of(&many_source(), "many", &arch);
+            let _ = KEPT.set(ctx);
+        }
+    });
+}
+
 pub fn open_context() -> Result<(Arc<CudaContext>, String, u32), EngineError> {
     available().map_err(EngineError::Device)?;
     let ctx = CudaContext::new(0).map_err(|e| engine_error("opening GPU 0", e))?;

@@ -180,6 +180,10 @@ impl OptRace {
 
     /// Build the pending GPU member if its completion is ready, under the newest bound.
     fn poll_gpu(&mut self) {
+        // Not while the kernel still compiles beside the preparation: the build would wait.
+        if crate::engine::gpu::cache::warming() {
+            return;
+        }
         let Some(pending) = self.gpu_pending.take() else {
             return;
         };

@@ -187,6 +187,14 @@ impl Race {
             }
             match pending.completion.recv_timeout(POLL) {
                 Ok((ground, completion, space)) => {
+                    // The kernel compiled beside the preparation (`gpu::device::warm_kernel`):
+                    // waited for here, where an answer or the limits still end the wait.
+                    while crate::engine::gpu::cache::warming() {
+                        if self.claimed.load(Ordering::Acquire) != NOBODY || limits.reached() {
+                            return;
+                        }
+                        std::thread::sleep(POLL);
+                    }
                     match (pending.build)(&ground, &completion) {
                         Ok(mut gpu) => {
                             let port = self.exchange.port(self.rows.len() as u32);
