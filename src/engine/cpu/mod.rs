@@ -227,24 +227,32 @@ impl CpuEngine {
             port: None,
             inbox: Vec::new(),
         };
-        // Input nogoods: units fix their complement at level 0, the rest are watched.
+        // Input nogoods: units fix their complement at level 0, the rest are watched, read
+        // under the units (`simplified`).
         e.store.arena.reserve(db.lits.len() + 3 * db.len());
+        for i in 0..db.len() {
+            let ng = lits_of(db.nogood(i));
+            if ng.len() == 1 {
+                e.input_unit(ng[0]);
+            }
+        }
+        let mut kept = Vec::new();
         for i in 0..db.len() {
             let ng = lits_of(db.nogood(i));
             if e.unsat {
                 break;
             }
             if ng.len() == 1 {
-                let l = ng[0];
-                if e.a.holds(l) {
-                    e.unsat = true;
-                } else if e.a.is_unassigned(l.var()) {
-                    e.assign(l.negate(), NO_REASON);
-                    e.units.push(l.negate());
+                continue;
+            }
+            match simplified(&e.a, ng, &mut kept) {
+                None => {}
+                Some([]) => e.unsat = true,
+                Some(&[l]) => e.input_unit(l),
+                Some(lits) => {
+                    let r = e.store.add(lits, Kind::Input, 0);
+                    e.attach(r);
                 }
-            } else {
-                let r = e.store.add(ng, Kind::Input, 0);
-                e.attach(r);
             }
         }
         for v in 1..num_vars as Var {
@@ -253,6 +261,17 @@ impl CpuEngine {
             }
         }
         e
+    }
+
+    /// Input unit nogood `{l}`: its complement holds at level 0 (kept in `units`, which
+    /// `forget` assigns again), or the input has no model.
+    fn input_unit(&mut self, l: Lit) {
+        if self.a.holds(l) {
+            self.unsat = true;
+        } else if self.a.is_unassigned(l.var()) {
+            self.assign(l.negate(), NO_REASON);
+            self.units.push(l.negate());
+        }
     }
 
     /// The search loop (Algorithm 1): conflict → analyse → backjump; else integrate a pending
@@ -558,6 +577,24 @@ impl Engine for CpuEngine {
 }
 
 /// A nogood of the input database as literals.
+/// Input nogood `ng` under the input's units (the level-0 assignment made from unit nogoods
+/// alone, which `forget` restores, so the reading holds for the whole run): `None` when one of
+/// its literals is false (it can never be violated), else its literals that do not hold, in
+/// `buf` (those that hold at level 0 hold for good).
+fn simplified<'b>(a: &Assignment, ng: &[Lit], buf: &'b mut Vec<Lit>) -> Option<&'b [Lit]> {
+    buf.clear();
+    for &l in ng {
+        if a.holds(l) {
+            continue;
+        }
+        if a.is_false(l) {
+            return None;
+        }
+        buf.push(l);
+    }
+    Some(buf)
+}
+
 fn lits_of(codes: &[u32]) -> &[Lit] {
     // SAFETY: `Lit` is `repr(transparent)` over `u32`.
     unsafe { std::slice::from_raw_parts(codes.as_ptr() as *const Lit, codes.len()) }

@@ -516,3 +516,43 @@ fn integrate_backjumps_for_unit_and_violated_nogoods() {
         Added::Unsat
     ));
 }
+
+#[test]
+fn an_input_nogood_is_read_under_the_input_units() {
+    let mut a = Assignment::new(5);
+    a.set(Lit::t(1), NO_REASON); // from a unit nogood {F1}
+    a.set(Lit::f(2), NO_REASON); // from a unit nogood {T2}
+    let mut buf = Vec::new();
+    let lits = |ls: &[Lit]| ls.to_vec();
+    assert_eq!(
+        simplified(&a, &[Lit::t(1), Lit::t(3), Lit::f(4)], &mut buf).map(lits),
+        Some(vec![Lit::t(3), Lit::f(4)]),
+        "a literal that holds at level 0 is left out"
+    );
+    assert_eq!(
+        simplified(&a, &[Lit::t(2), Lit::t(3)], &mut buf),
+        None,
+        "a false literal: never violated"
+    );
+    assert_eq!(
+        simplified(&a, &[Lit::t(1), Lit::f(2)], &mut buf).map(lits),
+        Some(vec![]),
+        "every literal holds: violated at level 0"
+    );
+}
+
+#[test]
+fn input_nogoods_shortened_by_facts_to_a_unit_and_to_nothing() {
+    // a. b :- a, not c. c :- a, not b. :- a, b.   the constraint under the fact a is {T b}: one
+    // answer set {a, c}; with `:- a.` beside it, none.
+    let base = vec![
+        normal(1, &[]),
+        normal(2, &[1, -3]),
+        normal(3, &[1, -2]),
+        normal(0, &[1, 2]),
+    ];
+    assert_eq!(models_all_configs(&prog(base.clone())), vec![vec![1, 3]]);
+    let mut none = base;
+    none.push(normal(0, &[1]));
+    assert_eq!(models_all_configs(&prog(none)), Vec::<Vec<u32>>::new());
+}
