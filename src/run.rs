@@ -90,18 +90,17 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let mut plan = plan::plan(config)?;
     // `auto` without a usable GPU: the host engine from the start, so that the preparation
     // builds what it needs (native sums, the engine on the worker thread), not the device's.
-    if plan.kind == EngineKind::Auto && !gpu_emulated() {
-        if let Err(why) = crate::engine::gpu::available() {
-            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
-            plan.kind = EngineKind::Cpu;
+    // With a usable GPU, the kernel compiles (or loads from the cache) while the program is
+    // read and prepared.
+    if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) && !gpu_emulated() {
+        match crate::engine::gpu::available() {
+            Ok(()) => crate::engine::gpu::device::warm_kernel(),
+            Err(why) if plan.kind == EngineKind::Auto => {
+                eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
+                plan.kind = EngineKind::Cpu;
+            }
+            Err(_) => {} // --engine=gpu: the engine's build reports it
         }
-    }
-    // The kernel compiles (or loads from the cache) while the program is read and prepared.
-    if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu)
-        && !gpu_emulated()
-        && crate::engine::gpu::available().is_ok()
-    {
-        crate::engine::gpu::device::warm_kernel();
     }
     let format = Format::from_outf(config.outf);
     let mut printer = Printer::new(

@@ -576,7 +576,6 @@ impl Engine for CpuEngine {
     }
 }
 
-/// A nogood of the input database as literals.
 /// Input nogood `ng` under the input's units (the level-0 assignment made from unit nogoods
 /// alone, which `forget` restores, so the reading holds for the whole run): `None` when one of
 /// its literals is false (it can never be violated), else its literals that do not hold, in
@@ -595,6 +594,7 @@ fn simplified<'b>(a: &Assignment, ng: &[Lit], buf: &'b mut Vec<Lit>) -> Option<&
     Some(buf)
 }
 
+/// A nogood of the input database as literals.
 fn lits_of(codes: &[u32]) -> &[Lit] {
     // SAFETY: `Lit` is `repr(transparent)` over `u32`.
     unsafe { std::slice::from_raw_parts(codes.as_ptr() as *const Lit, codes.len()) }

@@ -159,8 +159,6 @@ pub fn engine_error(what: &str, e: DriverError) -> EngineError {
     }
 }
 
-/// A context on GPU 0, its architecture ("90" for compute capability 9.0) and its number of
-/// multiprocessors. Checks [`available`] first.
 /// Start making the search kernel's image for GPU 0 on a thread of its own (`cache::warm_beside`),
 /// where the GPU engine will be built later and the wait for NVRTC (seconds on a cold cache)
 /// can overlap the program's preparation; call only after [`available`].
@@ -175,6 +173,8 @@ pub fn warm_kernel() {
     });
 }
 
+/// A context on GPU 0, its architecture ("90" for compute capability 9.0) and its number of
+/// multiprocessors. Checks [`available`] first.
 pub fn open_context() -> Result<(Arc<CudaContext>, String, u32), EngineError> {
     available().map_err(EngineError::Device)?;
     let ctx = CudaContext::new(0).map_err(|e| engine_error("opening GPU 0", e))?;
