@@ -81,7 +81,8 @@ sanitizer)
     # compute-sanitizer memcheck and racecheck: a few instances of each kind (SAN_INSTANCES,
     # substrings of list.tsv paths) with both learning schemes and a short limit, and the first
     # SAN_PROGRAMS corpus programs of each kind through gpu_batch (all answer sets); SAN_EXTRA
-    # adds options to the instance runs (e.g. --gpu-searches=128: many processes share the GPU).
+    # adds options to the instance runs (e.g. --gpu-searches=128: many processes share the GPU);
+    # SAN_JOBS (default 6) instance runs at once.
     SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     mkdir -p /tmp/corpus /tmp/san
     [ -n "$(ls /tmp/corpus 2>/dev/null)" ] || xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
@@ -104,6 +105,9 @@ sanitizer)
             xz -dc "$KIT/ground/$g" > "$f"
             for l in res fwd; do
                 for tool in memcheck racecheck; do
+                    # At most SAN_JOBS runs at once: twenty under the tools together reached no
+                    # decision within 20 s on the H100.
+                    while [ "$(jobs -rp | wc -l)" -ge "${SAN_JOBS:-6}" ]; do wait -n; done
                     san_one $tool $l "$(echo "$i" | sed "s|/instances/|-|")" "$BIN" --engine gpu --learning $l \
                         --time-limit "${SAN_LIMIT:-60}" ${SAN_EXTRA:-} --stats -q "$f" > "/tmp/san/r-$(echo "$i" | tr / -)-$l-$tool" &
                     pids+=($!)
