@@ -38,6 +38,7 @@ mod decide_vars;
 // `--heuristic=domain`: the program's #heuristic directives.
 mod domain;
 mod heuristic;
+mod input;
 mod integrate;
 mod learn_fwd;
 mod learn_res;
@@ -227,51 +228,13 @@ impl CpuEngine {
             port: None,
             inbox: Vec::new(),
         };
-        // Input nogoods: units fix their complement at level 0, the rest are watched, read
-        // under the units (`simplified`).
-        e.store.arena.reserve(db.lits.len() + 3 * db.len());
-        for i in 0..db.len() {
-            let ng = lits_of(db.nogood(i));
-            if ng.len() == 1 {
-                e.input_unit(ng[0]);
-            }
-        }
-        let mut kept = Vec::new();
-        for i in 0..db.len() {
-            let ng = lits_of(db.nogood(i));
-            if e.unsat {
-                break;
-            }
-            if ng.len() == 1 {
-                continue;
-            }
-            match simplified(&e.a, ng, &mut kept) {
-                None => {}
-                Some([]) => e.unsat = true,
-                Some(&[l]) => e.input_unit(l),
-                Some(lits) => {
-                    let r = e.store.add(lits, Kind::Input, 0);
-                    e.attach(r);
-                }
-            }
-        }
+        e.load_input(db);
         for v in 1..num_vars as Var {
             if e.vars || e.rules.is_candidate(v) {
                 e.scores.insert(v);
             }
         }
         e
-    }
-
-    /// Input unit nogood `{l}`: its complement holds at level 0 (kept in `units`, which
-    /// `forget` assigns again), or the input has no model.
-    fn input_unit(&mut self, l: Lit) {
-        if self.a.holds(l) {
-            self.unsat = true;
-        } else if self.a.is_unassigned(l.var()) {
-            self.assign(l.negate(), NO_REASON);
-            self.units.push(l.negate());
-        }
     }
 
     /// The search loop (Algorithm 1): conflict → analyse → backjump; else integrate a pending
@@ -574,24 +537,6 @@ impl Engine for CpuEngine {
             atom <= self.num_atoms && !self.a.is_unassigned(atom) && self.a.level_of(atom) == 0;
         fixed.then(|| self.a.holds(Lit::t(atom)))
     }
-}
-
-/// Input nogood `ng` under the input's units (the level-0 assignment made from unit nogoods
-/// alone, which `forget` restores, so the reading holds for the whole run): `None` when one of
-/// its literals is false (it can never be violated), else its literals that do not hold, in
-/// `buf` (those that hold at level 0 hold for good).
-fn simplified<'b>(a: &Assignment, ng: &[Lit], buf: &'b mut Vec<Lit>) -> Option<&'b [Lit]> {
-    buf.clear();
-    for &l in ng {
-        if a.holds(l) {
-            continue;
-        }
-        if a.is_false(l) {
-            return None;
-        }
-        buf.push(l);
-    }
-    Some(buf)
 }
 
 /// A nogood of the input database as literals.

@@ -6,6 +6,7 @@ mod ufs;
 // (agg) the native sum propagator against brute force
 mod sums;
 
+use super::input::simplified;
 use super::*;
 use crate::engine::Heuristic;
 use crate::nogoods::{NogoodDbBuilder, Origin};
