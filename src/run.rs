@@ -91,9 +91,11 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     // `auto` without a usable GPU: the host engine from the start, so that the preparation
     // builds what it needs (native sums, the engine on the worker thread), not the device's.
     // With a usable GPU, the kernel compiles (or loads from the cache) while the program is
-    // read and prepared.
+    // read and prepared, unless `auto` will search on one host thread (`threads::takes_nogoods`).
     if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) && !gpu_emulated() {
+        let host_only = plan.kind == EngineKind::Auto && threads::takes_nogoods(config);
         match crate::engine::gpu::available() {
+            Ok(()) if host_only => {}
             Ok(()) => crate::engine::gpu::device::warm_kernel(),
             Err(why) if plan.kind == EngineKind::Auto => {
                 eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");

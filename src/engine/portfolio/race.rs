@@ -185,16 +185,14 @@ impl Race {
             if self.claimed.load(Ordering::Acquire) != NOBODY || limits.reached() {
                 return;
             }
+            // The kernel compiled beside the preparation (`gpu::device::warm_kernel`) is waited
+            // for here too, where an answer or the limits still end the wait.
+            if crate::engine::gpu::cache::warming() {
+                std::thread::sleep(POLL);
+                continue;
+            }
             match pending.completion.recv_timeout(POLL) {
                 Ok((ground, completion, space)) => {
-                    // The kernel compiled beside the preparation (`gpu::device::warm_kernel`):
-                    // waited for here, where an answer or the limits still end the wait.
-                    while crate::engine::gpu::cache::warming() {
-                        if self.claimed.load(Ordering::Acquire) != NOBODY || limits.reached() {
-                            return;
-                        }
-                        std::thread::sleep(POLL);
-                    }
                     match (pending.build)(&ground, &completion) {
                         Ok(mut gpu) => {
                             let port = self.exchange.port(self.rows.len() as u32);
