@@ -75,24 +75,46 @@ impl Assignment {
     }
 
     /// Make `l` hold at the current level (bookkeeping only; the engine adds its hooks).
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, l: Lit, reason: u32) {
         let v = l.var() as usize;
+        assert!(v < self.level.len(), "{l} is no variable of the assignment");
         debug_assert_eq!(self.vals[l.code() as usize], 0, "{l} assigned twice");
-        self.vals[l.code() as usize] = 1;
-        self.vals[l.negate().code() as usize] = -1;
-        self.level[v] = self.lim.len() as u32;
-        self.reason[v] = reason;
-        self.trail_pos[v] = self.trail.len() as u32;
-        self.trail.push(l);
+        // SAFETY: v < level.len() (checked above) = reason.len() = trail_pos.len(), and
+        // vals.len() = 2 * level.len() holds both literals of v (`new`).
+        unsafe {
+            *self.vals.get_unchecked_mut(l.code() as usize) = 1;
+            *self.vals.get_unchecked_mut(l.negate().code() as usize) = -1;
+            *self.level.get_unchecked_mut(v) = self.lim.len() as u32;
+            *self.reason.get_unchecked_mut(v) = reason;
+            *self.trail_pos.get_unchecked_mut(v) = self.trail.len() as u32;
+        }
+        let n = self.trail.len();
+        // Every variable is on the trail at most once and `new` reserved room for all of them,
+        // so the push never grows the vector (checked here; unchecked on the hot path).
+        assert!(n < self.trail.capacity(), "trail longer than the variables");
+        // SAFETY: n < capacity (checked above), and the slot is initialised before the length
+        // is raised to cover it.
+        unsafe {
+            self.trail.as_mut_ptr().add(n).write(l);
+            self.trail.set_len(n + 1);
+        }
     }
 
     /// Forget `l` (the caller pops it from the trail).
-    #[inline]
+    #[inline(always)]
     pub fn clear(&mut self, l: Lit) {
-        self.vals[l.code() as usize] = 0;
-        self.vals[l.negate().code() as usize] = 0;
-        self.reason[l.var() as usize] = NO_REASON;
+        let v = l.var() as usize;
+        assert!(
+            v < self.reason.len(),
+            "{l} is no variable of the assignment"
+        );
+        // SAFETY: as in `set`.
+        unsafe {
+            *self.vals.get_unchecked_mut(l.code() as usize) = 0;
+            *self.vals.get_unchecked_mut(l.negate().code() as usize) = 0;
+            *self.reason.get_unchecked_mut(v) = NO_REASON;
+        }
     }
 }
 

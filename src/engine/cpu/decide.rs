@@ -192,12 +192,17 @@ impl Rules {
         choice_ready.then_some(Lit::t(v))
     }
 
-    /// Hooks run right after `l` was assigned.
-    #[inline]
+    /// Hooks run right after `l` was assigned (the test inline, the work out of line: every
+    /// assignment of the hot path passes here).
+    #[inline(always)]
     pub fn on_assign(&mut self, a: &Assignment, scores: &mut Scores, l: Lit, num_atoms: u32) {
-        if !l.is_true() {
-            return;
+        if l.is_true() {
+            self.on_true(a, scores, l, num_atoms);
         }
+    }
+
+    #[inline(never)]
+    fn on_true(&mut self, a: &Assignment, scores: &mut Scores, l: Lit, num_atoms: u32) {
         let v = l.var();
         if v <= num_atoms {
             for &b in self.pos_occ.get(v as usize) {

@@ -180,12 +180,17 @@ impl Deps {
         self.between_cap = cap;
     }
 
-    /// Record the set of `l`, just pushed on the trail with `reason`.
-    #[inline]
+    /// Record the set of `l`, just pushed on the trail with `reason` (the check inline, the work
+    /// out of line: with `res` learning every assignment of the hot path passes here).
+    #[inline(always)]
     pub fn on_assign(&mut self, a: &Assignment, store: &Store, l: Lit, reason: u32) {
-        if !self.enabled {
-            return;
+        if self.enabled {
+            self.record(a, store, l, reason);
         }
+    }
+
+    #[inline(never)]
+    fn record(&mut self, a: &Assignment, store: &Store, l: Lit, reason: u32) {
         let t = a.trail.len() - 1;
         if self.uip {
             debug_assert_eq!(self.dom.len(), t);

@@ -364,7 +364,7 @@ impl CpuEngine {
     }
 
     /// Make `l` hold at the current level with `reason`, with every hook that depends on it.
-    #[inline]
+    #[inline(always)]
     fn assign(&mut self, l: Lit, reason: u32) {
         self.a.set(l, reason);
         self.deps.on_assign(&self.a, &self.store, l, reason);
@@ -394,8 +394,8 @@ impl CpuEngine {
     fn unassign_from(&mut self, start: usize, lvl: u32, save: bool) {
         self.sums_backtrack(start); // (agg) before the trail is popped
         self.objective_backtrack(start);
-        while self.a.trail.len() > start {
-            let l = self.a.trail.pop().expect("trail longer than start");
+        for i in (start..self.a.trail.len()).rev() {
+            let l = self.a.trail[i];
             self.a.clear(l);
             if self.vars {
                 if save {
@@ -408,6 +408,7 @@ impl CpuEngine {
             self.src.on_unassign(l); // re-queue an unsourced atom no longer false
             self.cursor = self.cursor.min(l.var());
         }
+        self.a.trail.truncate(start);
         self.a.lim.truncate(lvl as usize);
         self.a.qhead = self.a.qhead.min(start);
         while let Some(&(pl, v)) = self.parked.last() {

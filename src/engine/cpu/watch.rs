@@ -59,25 +59,30 @@ impl CpuEngine {
     /// The binary nogoods of `p`, which just started to hold.
     #[inline]
     fn propagate_bins(&mut self, p: Lit) -> Option<NgRef> {
-        let bins = std::mem::take(&mut self.bins[p.code() as usize]);
-        let mut conflict = None;
-        for w in &bins {
+        // Indexed afresh at each step rather than taken out of `bins`: `imply` never touches the
+        // binary lists, and most lists are short, so the reload is cheaper than moving the
+        // vector out and back.
+        let code = p.code() as usize;
+        let n = self.bins[code].len();
+        for k in 0..n {
+            // SAFETY: `bins[code]` keeps its n entries through the loop (only `attach` and
+            // `collect_garbage` change binary lists, neither runs during propagation).
+            let w = unsafe { *self.bins.get_unchecked(code).get_unchecked(k) };
             match val(&self.a.vals, w.blocker) {
                 v if v < 0 => {}
                 0 => self.imply(w.blocker.negate(), w.ng),
-                _ => {
-                    conflict = Some(w.ng);
-                    break;
-                }
+                _ => return Some(w.ng),
             }
         }
-        self.bins[p.code() as usize] = bins;
-        conflict
+        None
     }
 
     /// The long nogoods watched by `p`, which just started to hold.
     #[inline]
     fn propagate_long(&mut self, p: Lit) -> Option<NgRef> {
+        if self.watches[p.code() as usize].is_empty() {
+            return None;
+        }
         let mut conflict = None;
         let mut ws = std::mem::take(&mut self.watches[p.code() as usize]);
         let (mut i, mut j) = (0, 0);
