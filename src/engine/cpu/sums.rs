@@ -457,11 +457,19 @@ impl CpuEngine {
     }
 
     /// The reason of assigned variable `v`, built first if it is [`LAZY`].
+    #[inline(always)]
     pub(super) fn reason_of(&mut self, v: Var) -> NgRef {
         let r = self.a.reason[v as usize];
         if r != LAZY {
             return r;
         }
+        self.make_lazy_reason(v)
+    }
+
+    /// The nogood behind `v`'s lazy reason, stored now (out of line: conflict analysis and
+    /// minimisation ask for every reason, and most are stored nogoods already).
+    #[inline(never)]
+    fn make_lazy_reason(&mut self, v: Var) -> NgRef {
         let pos = self.a.trail_pos[v as usize];
         let r = match self.sums.made.binary_search_by_key(&pos, |m| m.pos) {
             Ok(k) => {
