@@ -4,8 +4,8 @@ Inputs (all under benchmarks/results/): RUNS.tsv, one line per cited run (`file`
 files under rows/, comma-separated, read in order; `title`; `within`: the limits in seconds to
 count "solved within"; `machine`: for rows that do not name theirs; `text`: what ran, one
 paragraph); the rows files themselves (format: ROWS.md); HISTORY.tsv (earlier result files that
-live in git history, with the fact each held); checks/ (correctness checks that are no solver
-runs, one text file each, listed with their first line). Outputs: README.md and plots/*.svg (matplotlib;
+live in git history, with the fact each held); checks/ and profiles/ (correctness checks
+that are no solver runs, and profile shares; one file each, listed with its first line). Outputs: README.md and plots/*.svg (matplotlib;
 without it the tables are written and the plots left as they are).
 
 Invariant: every number in the report is computed from a row; nothing is estimated. Per run an
@@ -322,20 +322,20 @@ def classes_table(runs):
     return out
 
 
-def checks_section():
-    """## Checks: each file under checks/ (correctness checks that are no solver runs, e.g. the
-    GPU kernels under compute-sanitizer), linked with its first line (what, where, when)."""
-    d = os.path.join(RESULTS, "checks")
+def files_section(folder, title, blurb):
+    """A section listing each file under `folder` (of benchmarks/results/) with its first line
+    (what, where, when): checks/ holds correctness checks that are no solver runs (the GPU
+    kernels under compute-sanitizer), profiles/ where the time goes (profile shares)."""
+    d = os.path.join(RESULTS, folder)
     names = sorted(os.listdir(d)) if os.path.isdir(d) else []
     if not names:
         return []
-    text = ["", "## Checks", "", "Correctness checks that are not solver runs, one file each:", ""]
+    text = ["", "## " + title, "", blurb, ""]
     for n in names:
         with open(os.path.join(d, n)) as f:
             first = f.readline().strip().lstrip("# ")
-        text.append("- [`%s`](checks/%s): %s" % (n, n, first))
+        text.append("- [`%s`](%s/%s): %s" % (n, folder, n, first))
     return text
-
 
 def run(args):
     runs = [(m, load([os.path.join(RESULTS, "rows", f) for f in m["file"].split(",")],
@@ -355,7 +355,10 @@ def run(args):
              "times as the manifests give them (the shared set: clingo 5.4.1; the added one: "
              "clingo 5.8.3), and the runs above (by number) that hold rows of them:", ""]
     text += classes_table(runs)
-    text += checks_section()
+    text += files_section("checks", "Checks",
+                          "Correctness checks that are not solver runs, one file each:")
+    text += files_section("profiles", "Profiles",
+                          "Where the time goes, per part of the engine, one file each:")
     wrong = 0
     for m, rows in runs:
         within = [float(x) for x in m["within"].split(",")]
