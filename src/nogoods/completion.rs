@@ -154,10 +154,39 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
         BodyDef::Sum { lower, .. } => *lower,
         BodyDef::Conj { .. } => 0,
     });
+    // Variables a unit integrity constraint `:- p.` fixes false: a sum body read through one
+    // (gringo writes `:- 2 { ... }.` as `h :- 2 { ... }.` and `:- h.`, and `h` is the body's
+    // variable) is false in every answer set, and may be written as the sum's negation alone.
+    // A sum body that is itself the body of an integrity constraint is false as well.
+    let mut fixed_by_constraint = vec![false; g.num_atoms as usize + 1];
+    let mut sum_constrained = vec![false; g.bodies.len()];
+    for r in &g.rules {
+        if r.choice || !r.head.is_empty() {
+            continue;
+        }
+        match &g.bodies[r.body as usize] {
+            BodyDef::Conj { pos, neg } => {
+                if let ([p], []) = (pos.as_slice(), neg.as_slice()) {
+                    let l = aliases.lit(Lit::t(*p));
+                    if l.is_true() {
+                        fixed_by_constraint[l.var() as usize] = true;
+                    }
+                }
+            }
+            BodyDef::Sum { .. } => sum_constrained[r.body as usize] = true,
+        }
+    }
     for i in sum_bodies {
         if let BodyDef::Sum { lower, lits } = &g.bodies[i] {
             // b ↔ Σ w·[l] ≥ lower
-            let fresh = sums.encode(&mut nb, body_var[i], *lower, lits);
+            let b = body_var[i];
+            let b_false = sum_constrained[i]
+                || (body_lit[i].is_none()
+                    && fixed_by_constraint
+                        .get(b as usize)
+                        .copied()
+                        .unwrap_or(false));
+            let fresh = sums.encode_known(&mut nb, b, *lower, lits, b_false);
             aux_body.extend(std::iter::repeat_n(i as u32, fresh as usize));
         }
     }
