@@ -155,29 +155,48 @@ impl Scores {
         self.pos[v.var as usize] = i as u32;
     }
 
+    /// Move the entry at `i` down to its place. Every decision pops the heap, so this is hot:
+    /// a node with all `ARITY` children (all but the last inner node) compares them without
+    /// the bound on the child range, and entries are read without bounds checks.
     fn down(&mut self, mut i: usize) {
-        let v = self.heap[i];
         let n = self.heap.len();
-        loop {
-            let first = ARITY * i + 1;
-            if first >= n {
-                break;
-            }
-            let mut c = first;
-            for k in first + 1..(first + ARITY).min(n) {
-                if self.heap[k].better(self.heap[c]) {
-                    c = k;
+        assert!(i < n, "down from outside the heap");
+        let h = self.heap.as_mut_ptr();
+        // SAFETY: every index read or written below is < n = heap.len() (checked: i < n, and
+        // each child index c is < n by the loop conditions); a heap entry's variable indexes
+        // `pos` in bounds (`insert`, the only way in, indexes `pos[v]` checked first).
+        unsafe {
+            let v = *h.add(i);
+            loop {
+                let first = ARITY * i + 1;
+                if first >= n {
+                    break;
                 }
+                let mut c = first;
+                if first + ARITY <= n {
+                    for k in first + 1..first + ARITY {
+                        if (*h.add(k)).better(*h.add(c)) {
+                            c = k;
+                        }
+                    }
+                } else {
+                    for k in first + 1..n {
+                        if (*h.add(k)).better(*h.add(c)) {
+                            c = k;
+                        }
+                    }
+                }
+                let e = *h.add(c);
+                if !e.better(v) {
+                    break;
+                }
+                *h.add(i) = e;
+                *self.pos.get_unchecked_mut(e.var as usize) = i as u32;
+                i = c;
             }
-            if !self.heap[c].better(v) {
-                break;
-            }
-            self.heap[i] = self.heap[c];
-            self.pos[self.heap[i].var as usize] = i as u32;
-            i = c;
+            *h.add(i) = v;
+            *self.pos.get_unchecked_mut(v.var as usize) = i as u32;
         }
-        self.heap[i] = v;
-        self.pos[v.var as usize] = i as u32;
     }
 }
 
