@@ -549,6 +549,23 @@ fn clause_or_conjunction(
 mod tests {
     use super::*;
 
+    /// Under the assignment `bits` (bit v - 1: variable v true): the sum of `lits` and
+    /// whether no nogood of `db` is violated.
+    fn sum_and_ok(
+        db: &crate::nogoods::db::NogoodDb,
+        lits: &[(i32, i64)],
+        bits: u32,
+    ) -> (i64, bool) {
+        let holds = |l: Lit| (bits >> (l.var() - 1) & 1 == 1) == l.is_true();
+        let sum = lits
+            .iter()
+            .filter(|&&(l, _)| holds(crate::lit::holds(l)))
+            .map(|&(_, w)| w)
+            .sum();
+        let ok = (0..db.len()).all(|i| !db.nogood(i).iter().all(|&c| holds(Lit(c))));
+        (sum, ok)
+    }
+
     /// The pairwise form says exactly `Σ < 2`: over every assignment of the atoms, no nogood
     /// is violated iff the sum stays below 2; a sum it cannot take adds nothing.
     #[test]
@@ -572,13 +589,7 @@ mod tests {
                 continue;
             }
             for bits in 0..16u32 {
-                let holds = |l: Lit| (bits >> (l.var() - 1) & 1 == 1) == l.is_true();
-                let sum: i64 = lits
-                    .iter()
-                    .filter(|&&(l, _)| holds(crate::lit::holds(l)))
-                    .map(|&(_, w)| w)
-                    .sum();
-                let ok = (0..db.len()).all(|i| !db.nogood(i).iter().all(|&c| holds(Lit(c))));
+                let (sum, ok) = sum_and_ok(&db, lits, bits);
                 assert_eq!(ok, sum < 2, "{lits:?}, bits {bits:04b}");
             }
         }
@@ -611,17 +622,11 @@ mod tests {
             }
             let db = nb.build();
             for bits in 0..16u32 {
-                let val = |v: u32| bits >> (v - 1) & 1 == 1; // atoms 1..=3, b = 4
-                let holds = |l: Lit| val(l.var()) == l.is_true();
-                let sum: i64 = lits
-                    .iter()
-                    .filter(|&&(l, _)| holds(crate::lit::holds(l)))
-                    .map(|&(_, w)| w)
-                    .sum();
-                let ok = (0..db.len()).all(|i| !db.nogood(i).iter().all(|&c| holds(Lit(c))));
+                let (sum, ok) = sum_and_ok(&db, lits, bits);
+                let b_holds = bits >> (b - 1) & 1 == 1; // atoms 1..=3, b = 4
                 assert_eq!(
                     ok,
-                    val(b) == (sum >= lower),
+                    b_holds == (sum >= lower),
                     "{lits:?} >= {lower}, bits {bits:04b}"
                 );
             }
