@@ -122,7 +122,10 @@ mod tests {
     fn gaps_grow_by_growth_each_round() {
         let mut r = Reduce::default();
         let gaps: Vec<u64> = (0..45).map(|_| r.advance()).collect();
-        assert_eq!(r.next, FIRST, "the first reduction comes after FIRST conflicts");
+        assert_eq!(
+            r.next, FIRST,
+            "the first reduction comes after FIRST conflicts"
+        );
         assert_eq!(gaps[0], FIRST + GROWTH);
         assert!(gaps.windows(2).all(|w| w[1] == w[0] + GROWTH));
     }
