@@ -9,9 +9,10 @@
 //! same literal, so the cheapest implications and conflicts come first and a long nogood's
 //! arena words are touched only when no binary settled the matter. The `blocker` of a long
 //! nogood's watch is another of its literals: when its complement holds, the nogood is
-//! satisfied and is skipped without touching the arena. Propagation allocates nothing: each
-//! list is taken, filtered in place and put back; values are read without bounds checks
-//! (every literal of a stored nogood is a variable of the assignment, checked in debug builds).
+//! satisfied and is skipped without touching the arena. Propagation allocates nothing: a long
+//! list is taken, filtered in place and put back, a binary one is read in place; values are
+//! read without bounds checks (every literal of a stored nogood is a variable of the
+//! assignment, checked in debug builds).
 
 use super::store::NgRef;
 use super::CpuEngine;
