@@ -9,6 +9,7 @@ pub mod aggregate;
 pub mod completion;
 pub mod db;
 pub mod native;
+pub mod pairwise;
 pub mod render;
 
 pub use completion::{complete, complete_all_native, complete_native, complete_with};
