@@ -309,8 +309,6 @@ pub struct Aggregates {
     native: Option<super::native::NativeSums>,
     native_budget: (usize, usize),
     adder_bodies: usize,
-    /// Sum bodies written as their negation alone ([`super::pairwise::below_two`]).
-    pairwise_bodies: usize,
     budget_base: usize,
     budget_per_literal: usize,
 }
@@ -344,7 +342,6 @@ impl Aggregates {
             native: None,
             native_budget: (0, 0),
             adder_bodies: 0,
-            pairwise_bodies: 0,
             budget_base: base,
             budget_per_literal: per_literal,
         }
@@ -380,20 +377,10 @@ impl Aggregates {
     /// bounds it can need up to `lower` nodes per literal; past its budget (see
     /// [`DIAGRAM_BUDGET_PER_LITERAL`]) the body is encoded by a binary adder instead
     /// ([`super::adder`]: linear in the bits of the weights, weaker propagation).
+    ///
+    /// `b_false`: `b` is false in every answer set (an integrity constraint fixes it), so a sum
+    /// with bound 2 may be written as its negation alone ([`super::pairwise::below_two`]).
     pub fn encode(
-        &mut self,
-        nb: &mut NogoodDbBuilder,
-        b: Var,
-        lower: i64,
-        lits: &[(i32, i64)],
-    ) -> u32 {
-        self.encode_known(nb, b, lower, lits, false)
-    }
-
-    /// As [`Aggregates::encode`]; `b_false`: `b` is false in every answer set (a unit
-    /// integrity constraint `:- b.` fixes it), so a sum with bound 2 may be written as its
-    /// negation alone ([`super::pairwise::below_two`]).
-    pub fn encode_known(
         &mut self,
         nb: &mut NogoodDbBuilder,
         b: Var,
@@ -402,7 +389,6 @@ impl Aggregates {
         b_false: bool,
     ) -> u32 {
         if b_false && lower == 2 && super::pairwise::below_two(nb, lits) {
-            self.pairwise_bodies += 1;
             return 0;
         }
         if clause_or_conjunction(nb, b, lower, lits) {
@@ -461,10 +447,6 @@ impl Aggregates {
     /// How many bodies went to the adder because their diagram was too large.
     pub fn adder_bodies(&self) -> usize {
         self.adder_bodies
-    }
-    /// How many sum bodies were written as their negation alone ([`super::pairwise::below_two`]).
-    pub fn pairwise_bodies(&self) -> usize {
-        self.pairwise_bodies
     }
 
     /// How many bodies went to the fallback without trying a diagram (see [`Attempts`]).
@@ -582,14 +564,14 @@ pub(crate) mod tests {
         let n = 100u32;
         for k in 0..n {
             let b = nb.new_var();
-            agg.encode(&mut nb, b, 400, &wide(40 * k as i32));
+            agg.encode(&mut nb, b, 400, &wide(40 * k as i32), false);
         }
         let skipped = (n - GIVE_UP_AFTER) - (n - GIVE_UP_AFTER) / PROBE_EVERY;
         assert_eq!(agg.skipped_diagrams(), skipped as usize);
         assert_eq!(agg.adder_bodies(), n as usize);
         // Another size class (3 literals) still tries, and fits.
         let b = nb.new_var();
-        agg.encode(&mut nb, b, 2, &[(9001, 1), (9002, 1), (9003, 1)]);
+        agg.encode(&mut nb, b, 2, &[(9001, 1), (9002, 1), (9003, 1)], false);
         assert_eq!(agg.adder_bodies(), n as usize);
         assert_eq!(agg.skipped_diagrams(), skipped as usize);
     }

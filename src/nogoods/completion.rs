@@ -186,7 +186,7 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
                         .get(b as usize)
                         .copied()
                         .unwrap_or(false));
-            let fresh = sums.encode_known(&mut nb, b, *lower, lits, b_false);
+            let fresh = sums.encode(&mut nb, b, *lower, lits, b_false);
             aux_body.extend(std::iter::repeat_n(i as u32, fresh as usize));
         }
     }
