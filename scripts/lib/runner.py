@@ -26,10 +26,12 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 import common as bc
 import configs as cf
 import sets
+import slots as sl
 
 # --stats names the two solvers print for the same thing: canonical key -> names to try, in
 # order (common.parse_output lower-cases and joins words with '_').
@@ -107,7 +109,7 @@ def materialise(path, tmpdir):
     return dst
 
 
-def run_one(cfg, inst, ground, args, clingo_result):
+def run_one(cfg, inst, ground, args, clingo_result, slot=None):
     # An optimisation instance asks for the optimum (-n 0: clingo's and yasmin-rs's optimisation
     # mode), a decision instance for one model, unless --models says otherwise.
     opt = bc.is_optimisation(inst["expected"], inst.get("kind", ""))
@@ -116,8 +118,9 @@ def run_one(cfg, inst, ground, args, clingo_result):
                       shlex.split(args.clingo), args.quiet, shlex.split(args.extra),
                       optimising=opt)
     load = os.getloadavg()[0]
+    pinned, env = sl.wrap(slot, argv)
     # Hard kill well after the solver's own limit: the solver should stop itself and print.
-    run = bc.run_measured(argv, args.time_limit + args.grace)
+    run = bc.run_measured(pinned, args.time_limit + args.grace, env=env)
     parsed = bc.parse_output(run["stdout"])
     result = bc.result_of(run, parsed, trust_word=cfg["solver"] == "clingo")
     asked = opt and models == 0
@@ -139,6 +142,8 @@ def run_one(cfg, inst, ground, args, clingo_result):
         "when": datetime.datetime.now().isoformat(timespec="seconds"),
         "argv": " ".join(shlex.quote(a) for a in argv),
     }
+    if slot is not None:
+        row["slot"] = "cpus %s, gpu %s" % slot
     if parsed["optimization"] is not None:
         row["optimization"] = parsed["optimization"]
     if parsed["trajectory"]:
@@ -204,10 +209,18 @@ def run(args):
         raise SystemExit("run: no instance selected from %s" % args.list)
     # clingo first on each instance, so later runs are checked against its answer as they go.
     cfgs.sort(key=lambda c: c["solver"] != "clingo")
+    done = resumed(args)
+    slot_list = sl.machine_slots(args.slots or None) if args.slots is not None else None
+    if slot_list:
+        args.machine += " (as %d slots of %d CPUs%s each)" % (
+            len(slot_list), len(sl.cpu_list(slot_list[0][0])),
+            "" if slot_list[0][1] is None else " and one GPU")
     jobs = {"single": queue.Queue(), "device": queue.Queue(), "machine": queue.Queue()}
     for inst in insts:
         for c in cfgs:
-            jobs[c["share"]].put((inst, c))
+            if (inst["instance"], c["name"]) not in done:
+                # with slots, every run takes a whole slot: one queue
+                jobs["machine" if slot_list else c["share"]].put((inst, c))
     rows, lock = [], threading.Lock()
     missing = set()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
@@ -215,8 +228,12 @@ def run(args):
         start = out.tell()
         files = Instances(insts, len(cfgs), args, tmp)
 
-        def lane(q):
+        deadline = time.monotonic() + args.stop_after if args.stop_after else None
+
+        def lane(q, slot=None):
             while True:
+                if deadline is not None and time.monotonic() > deadline:
+                    return  # what is left is for a later --resume
                 try:
                     inst, c = q.get_nowait()
                 except queue.Empty:
@@ -229,7 +246,7 @@ def run(args):
                     continue
                 with lock:
                     ref = files.clingo.get(inst["instance"])
-                row = run_one(c, inst, f[1], args, ref)
+                row = run_one(c, inst, f[1], args, ref, slot)
                 files.done(inst)
                 with lock:
                     if c["solver"] == "clingo" and row["result"] in ("SAT", "UNSAT", "OPT"):
@@ -244,10 +261,15 @@ def run(args):
                         row["wall_s"], (row["maxrss_kb"] or 0) / 1024, st.get("decisions", "-"),
                         st.get("conflicts", "-")), flush=True)
 
-        lanes = [threading.Thread(target=lane, args=(jobs["single"],))
-                 for _ in range(max(1, args.parallel))]
-        lanes += [threading.Thread(target=lane, args=(jobs["device"],))
-                  for _ in range(max(1, args.gpu_parallel))]
+        if slot_list:
+            for k, slot in enumerate(slot_list):
+                print("slot %d: cpus %s, gpu %s" % (k, slot[0], slot[1]), flush=True)
+            lanes = [threading.Thread(target=lane, args=(jobs["machine"], s)) for s in slot_list]
+        else:
+            lanes = [threading.Thread(target=lane, args=(jobs["single"],))
+                     for _ in range(max(1, args.parallel))]
+            lanes += [threading.Thread(target=lane, args=(jobs["device"],))
+                      for _ in range(max(1, args.gpu_parallel))]
         for t in lanes:
             t.start()
         for t in lanes:
@@ -273,6 +295,15 @@ def run(args):
     print("run: %d instances x %d configurations on %s: %d WRONG, %d missing ground files"
           % (len(insts), len(cfgs), args.machine, wrong, len(missing)))
     return 1 if wrong else (2 if missing else 0)
+
+
+def resumed(args):
+    """(instance, config) pairs already in --out when --resume is given: not run again."""
+    if not args.resume or not os.path.exists(args.out):
+        return set()
+    with open(args.out) as f:
+        rows = [json.loads(l) for l in f if l.strip()]
+    return {(r["instance"], r["config"]) for r in rows}
 
 
 def kit_env(args):
@@ -308,6 +339,14 @@ def add_parser(sub):
                    help="single-core runs at a time (default 1; the GPU machine: 14)")
     p.add_argument("--gpu-parallel", type=int, default=1,
                    help="GPU runs at a time, sharing the device (default 1)")
+    p.add_argument("--slots", type=int, nargs="?", const=0, default=None,
+                   help="split a multi-GPU host into N slots (default: one per GPU), each one GPU "
+                   "and an equal share of the physical cores (slots.py); every run takes a slot, "
+                   "N at a time; the rows say which")
+    p.add_argument("--resume", action="store_true",
+                   help="skip the instance/configuration pairs --out holds already")
+    p.add_argument("--stop-after", type=float,
+                   help="start no run after this many seconds (runs under way finish)")
     p.add_argument("--chunk", help="i/n: every n-th selected instance from the i-th (1-based)")
     p.add_argument("--set", help="shared, added (default: every instance of the list)")
     p.add_argument("--classes", help="comma-separated classes")

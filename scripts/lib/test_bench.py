@@ -15,6 +15,7 @@ import configs
 import manifest
 import report
 import sets
+import slots
 
 BENCH = os.path.join(sets.ROOT, "scripts", "bench")
 
@@ -30,6 +31,47 @@ def fake_solver(path, word, code, opt=None):
         f.write("#!/bin/sh\ncat <<'EOF'\n%s\nEOF\nexit %d\n" % (body, code))
     os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
     return path
+
+
+class Slots(unittest.TestCase):
+    def fake_sys(self, root, cpus):
+        """cpus: {cpu: (package, core, node)} as sysfs shows them."""
+        for c, (pkg, core, node) in cpus.items():
+            topo = os.path.join(root, "devices/system/cpu/cpu%d/topology" % c)
+            os.makedirs(topo)
+            with open(os.path.join(topo, "physical_package_id"), "w") as f:
+                f.write("%d\n" % pkg)
+            with open(os.path.join(topo, "core_id"), "w") as f:
+                f.write("%d\n" % core)
+            os.makedirs(os.path.join(root, "devices/system/cpu/cpu%d/node%d" % (c, node)))
+
+    def test_cpu_lists_round_trip(self):
+        self.assertEqual(slots.cpu_list("0-3,8,10-11"), [0, 1, 2, 3, 8, 10, 11])
+        self.assertEqual(slots.cpu_text([11, 0, 1, 2, 3, 8, 10]), "0-3,8,10-11")
+
+    def test_siblings_stay_together_and_slots_are_disjoint(self):
+        # two packages of 4 cores, hyper-threads numbered cpu and cpu + 8
+        cpus = {c: (c % 8 // 4, c % 4, c % 8 // 4) for c in range(16)}
+        with tempfile.TemporaryDirectory() as root:
+            self.fake_sys(root, cpus)
+            cores = slots.physical_cores(sorted(cpus), root)
+            self.assertEqual(len(cores), 8)
+            sets2 = slots.split(cores, 2)
+            self.assertEqual(sets2, [[0, 1, 2, 3, 8, 9, 10, 11], [4, 5, 6, 7, 12, 13, 14, 15]])
+            four = slots.split(cores, 4)
+            self.assertEqual(sorted(c for s in four for c in s), list(range(16)))
+            self.assertTrue(all(len(s) == 4 for s in four))
+            # GPUs listed node 1 first: the slot on node 0 takes the GPU on node 0
+            gpus = slots.assign(sets2, [1, 0], lambda c: slots.cpu_node(c, root))
+            self.assertEqual(gpus, [1, 0])
+            self.assertRaises(ValueError, slots.split, cores, 9)
+
+    def test_wrap_pins_cpus_and_gpu(self):
+        argv, env = slots.wrap(("0-3", 2), ["solver", "-q"], {"PATH": "/bin"})
+        self.assertEqual(argv[-2:], ["solver", "-q"])
+        self.assertEqual(argv[:3], ["taskset", "-c", "0-3"])
+        self.assertEqual(env["CUDA_VISIBLE_DEVICES"], "2")
+        self.assertEqual(slots.wrap(None, ["s"]), (["s"], None))
 
 
 class Configs(unittest.TestCase):

@@ -10,6 +10,11 @@
 #   smoke                       scripts/bench device smoke (SANITIZE=0 skips the sanitizers)
 #   run LIMIT CONFIGS SET CHUNK scripts/bench run over SET (shared, added or all) and CHUNK
 #                               (i/n or all); rows appended to $OUT/rows.jsonl
+#   slots LIMIT CONFIGS SET     on a multi-GPU host: every run on a slot of one GPU and an equal
+#                               share of the cores (scripts/lib/slots.py), one per GPU at once,
+#                               over the kit DEV=.device/kit; resumable: rows of an earlier call carried
+#                               as $DEV/slots-rows.jsonl are kept and their runs not made again;
+#                               starts no run after STOP_AFTER seconds (default 480)
 # Environment: CLASSES=a,b limits ground and run to those classes; PARALLEL (default 14) runs
 # that many one-thread configurations at a time (whole-machine ones always run alone).
 set -uo pipefail
@@ -47,6 +52,19 @@ while [ $# -gt 0 ]; do
                 "${set_args[@]}" "${class_args[@]}" "${chunk_args[@]}" --out "$OUT/rows.jsonl" \
                 2>&1 | tail -8
             shift 5 ;;
+        slots)
+            export YASMIN_KERNEL_CACHE="${YASMIN_KERNEL_CACHE:-/tmp/kcache}"
+            [ -f "$DEV/slots-rows.jsonl" ] && cp "$DEV/slots-rows.jsonl" "$OUT/rows.jsonl"
+            # the kernel compiled once before the slots start (the cache is shared)
+            "$DEV/yasmin-rs" --engine=gpu examples/queens.aspif >/dev/null 2>&1
+            nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader
+            lscpu | grep -E "^(Model name|Socket|Thread|Core|CPU\(s\)|NUMA node)" || true
+            set_args=()
+            [ "$4" != all ] && set_args=(--set "$4")
+            scripts/bench run --kit "$DEV" --slots --stop-after "${STOP_AFTER:-480}" --resume \
+                --configs "$3" --time-limit "$2" --grace 5 "${set_args[@]}" \
+                "${class_args[@]}" --out "$OUT/rows.jsonl" 2>&1 | tail -12
+            shift 4 ;;
         *) echo "unknown step $1" >&2; exit 2 ;;
     esac
 done
