@@ -34,6 +34,15 @@ pub enum EngineKind {
     Emu,
 }
 
+/// How optimisation searches (`--opt-strategy`, clingo's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OptStrategy {
+    /// Model-guided branch and bound.
+    Bb,
+    /// Core-guided (OLL, `run/usc.rs`).
+    Usc,
+}
+
 /// What optimisation does (`--opt-mode`, clingo's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptKind {
@@ -176,6 +185,14 @@ pub struct Config {
     #[arg(long = "opt-mode", value_name = "MODE[,BOUND...]", default_value = "opt",
           value_parser = values::opt_mode, help_heading = SOLVING)]
     pub opt_mode: OptMode,
+
+    /// Optimisation strategy (clingo's `--opt-strategy`): `bb` model-guided branch and bound,
+    /// each model bounding the next; `usc` core-guided (OLL): unsatisfiable cores under the
+    /// assumption that no objective literal holds raise a lower bound until a model meets it
+    /// (host engine on one thread, `--opt-mode=opt`).
+    #[arg(long = "opt-strategy", value_enum, value_name = "STRATEGY",
+          default_value_t = OptStrategy::Bb, help_heading = SOLVING)]
+    pub opt_strategy: OptStrategy,
 
     /// Enumeration mode (clingo's): `auto` and `record` enumerate with blocking nogoods;
     /// `brave` / `cautious` compute the brave (in some answer set) or cautious (in every

@@ -222,3 +222,66 @@ fn time_limit_prints_the_best_model_found() {
         r.stdout
     );
 }
+
+/// clingo's optimum (its last `Optimization:` line, empty if none) and exit code on `aspif`.
+fn clingo_optimum(aspif: &str) -> (Vec<i64>, Option<i32>) {
+    let out = std::process::Command::new("clingo")
+        .args(["--mode=clasp", aspif])
+        .output()
+        .expect("clingo must be installed (apt-get install gringo)");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    (costs(&stdout).pop().unwrap_or_default(), out.status.code())
+}
+
+/// `--opt-strategy=usc` (core-guided, `run/usc.rs`) proves clingo's optimum: on the fixture (two
+/// priorities, a negative weight) and on each `tests/regress/usc-*.lp` (an unsatisfiable
+/// program whose first priority level has no literal: the search without assumptions found no
+/// core; a head cycle: branch and bound instead; aliased atoms).
+#[test]
+fn usc_proves_clingos_optimum() {
+    let mut files = vec![fixture("optimize.aspif")];
+    let dir = std::path::Path::new(ROOT).join("tests/regress");
+    let tmp = std::env::temp_dir().join(format!("yasmin-usc-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut regress: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("usc-"))
+        })
+        .collect();
+    regress.sort();
+    assert!(regress.len() >= 4, "the usc regression inputs are missing");
+    for p in regress {
+        let aspif = tmp.join(p.file_stem().unwrap()).with_extension("aspif");
+        std::fs::write(&aspif, gringo(&std::fs::read_to_string(&p).unwrap(), &[])).unwrap();
+        files.push(aspif.display().to_string());
+    }
+    for f in &files {
+        let (want, want_code) = clingo_optimum(f);
+        let got = yasmin(&[f, "--engine=cpu", "--opt-strategy=usc"], None);
+        assert_eq!(got.code, want_code, "{f}: exit code\n{}", got.stderr);
+        assert_eq!(
+            costs(&got.stdout).pop().unwrap_or_default(),
+            want,
+            "{f}: optimum\n{}",
+            got.stdout
+        );
+        if want_code == Some(30) {
+            assert_eq!(result_line(&got.stdout), "OPTIMUM FOUND", "{f}");
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// `--opt-strategy=usc` refuses what it does not do, with exit code 66, before any model.
+#[test]
+fn usc_refuses_other_modes() {
+    for mode in ["--opt-mode=optN", "--opt-mode=enum,3", "--opt-mode=opt,5"] {
+        let r = run(&["--opt-strategy=usc", mode]);
+        assert_eq!(r.code, Some(66), "{mode}: {}", r.stderr);
+        assert!(r.stderr.contains("--opt-strategy=usc"), "{}", r.stderr);
+        assert!(!r.stdout.contains("Answer:"), "{}", r.stdout);
+    }
+}

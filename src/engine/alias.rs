@@ -76,6 +76,16 @@ impl<E: Engine + ?Sized> Engine for Alias<E> {
         self.inner.add_nogood(&mapped)
     }
 
+    fn assume(&mut self, lits: &[Lit]) -> bool {
+        let mapped: Vec<Lit> = lits.iter().map(|&l| self.aliases.lit(l)).collect();
+        self.inner.assume(&mapped)
+    }
+
+    /// Over the roots of eliminated atoms (what `assume` passed on).
+    fn core(&self) -> Option<Vec<Lit>> {
+        self.inner.core()
+    }
+
     fn fixed(&self, atom: u32) -> Option<bool> {
         match self.aliases.of_atom(atom) {
             Some(r) => self

@@ -144,4 +144,16 @@ pub trait Engine {
         let _ = atom;
         None
     }
+    /// Search under the assumptions `lits` (engine literals) from now on: a model holds them
+    /// all, and a search that finds none ends `Step::Exhausted` with a core
+    /// ([`Engine::core`]). False when the engine cannot (`engine/cpu/assume.rs` can).
+    fn assume(&mut self, lits: &[crate::lit::Lit]) -> bool {
+        let _ = lits;
+        false
+    }
+    /// After `Step::Exhausted` under assumptions: assumptions that cannot hold together
+    /// (empty: no model at all).
+    fn core(&self) -> Option<Vec<crate::lit::Lit>> {
+        None
+    }
 }

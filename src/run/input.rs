@@ -23,6 +23,8 @@ pub enum Source {
     Ground(PathBuf),
     /// clingo source files, grounded together in-process; `-` is standard input.
     Sources(Vec<PathBuf>),
+    /// A program read already (standard input cannot be read twice), with its source's label.
+    Read(Box<Program>, String),
 }
 
 impl Source {
@@ -30,6 +32,7 @@ impl Source {
     pub fn label(&self) -> String {
         match self {
             Source::Stdin => "stdin".into(),
+            Source::Read(_, label) => label.clone(),
             Source::Ground(p) => p.display().to_string(),
             Source::Sources(files) => {
                 let first = files[0].display().to_string();
@@ -104,6 +107,7 @@ fn names(files: &[PathBuf]) -> String {
 pub fn read(source: &Source, constants: &[(String, String)]) -> Result<Program, Failure> {
     let label = source.label();
     let bytes = match source {
+        Source::Read(program, _) => return Ok((**program).clone()),
         Source::Sources(files) => return ground(files, constants),
         Source::Stdin => {
             let mut buf = Vec::new();

@@ -164,6 +164,20 @@ pub(crate) fn check_optimize(
     if !same {
         return Err(mismatch(&args, &expected, &got, &err));
     }
+    // Core-guided (`--opt-strategy=usc`, host engine on one thread): the same optimum, proved
+    // (programs with a head cycle are refused by it: not compared).
+    if !emu && !minimality {
+        let args = ["-n", "0", "--opt-strategy=usc", "--learning", learning];
+        let (out, err, code) = yasmin_with(aspif, on, &args);
+        let got = parse_opt(&out, code);
+        let same = got.optimum == expected.optimum
+            && got.last == expected.last
+            && got.result == expected.result
+            && code == expected.exit;
+        if !same {
+            return Err(mismatch(&args, &expected, &got, &err));
+        }
+    }
     // smodels input (every fourth program): minimize statements in order, priority = index.
     if i % 4 == 1 {
         let sm = aspif.with_extension("sm");

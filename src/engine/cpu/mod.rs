@@ -33,6 +33,7 @@
 //!   models never repeat and enumeration ends with `Exhausted`.
 
 mod assign;
+mod assume;
 mod decide;
 mod decide_vars;
 // `--heuristic=domain`: the program's #heuristic directives.
@@ -156,6 +157,10 @@ pub struct CpuEngine {
     port: Option<crate::engine::portfolio::exchange::Port>,
     /// Scratch of `import`.
     inbox: Vec<Box<[Lit]>>,
+    /// The assumptions of the search (`assume`), decided first.
+    assumed: Vec<Lit>,
+    /// The core the last search under assumptions ended with (`assume`).
+    core: Option<Vec<Lit>>,
 }
 
 impl CpuEngine {
@@ -227,6 +232,8 @@ impl CpuEngine {
             stamp: 0,
             port: None,
             inbox: Vec::new(),
+            assumed: Vec::new(),
+            core: None,
         };
         e.load_input(db);
         for v in 1..num_vars as Var {
@@ -246,6 +253,7 @@ impl CpuEngine {
         }
         loop {
             if self.unsat {
+                self.core = Some(Vec::new()); // no model at all, whatever is assumed
                 return Step::Exhausted;
             }
             // Unit propagation with the native sums (`sums`), then unfounded-set propagation
@@ -285,7 +293,15 @@ impl CpuEngine {
                 continue;
             }
             self.sums_collect_if_due(); // (agg) a safe point: no NgRef held
-            if let Some(lit) = self.decide() {
+            let assumed = match self.next_assumption() {
+                assume::Assumed::AllHold => None,
+                assume::Assumed::Decide(l) => Some(l),
+                assume::Assumed::False(l) => {
+                    self.core = Some(self.analyse_final(l));
+                    return Step::Exhausted;
+                }
+            };
+            if let Some(lit) = assumed.or_else(|| self.decide()) {
                 self.stats.decisions += 1;
                 self.a.lim.push(self.a.trail.len() as u32);
                 self.assign(lit, NO_REASON);
@@ -531,6 +547,15 @@ impl Engine for CpuEngine {
     fn add_nogood(&mut self, lits: &[Lit]) -> bool {
         self.pending.push(lits.to_vec()); // integrated as `Permanent` by the search
         true
+    }
+
+    fn assume(&mut self, lits: &[Lit]) -> bool {
+        self.set_assumptions(lits);
+        true
+    }
+
+    fn core(&self) -> Option<Vec<Lit>> {
+        self.core.clone()
     }
 
     fn fixed(&self, atom: u32) -> Option<bool> {
