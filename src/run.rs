@@ -23,6 +23,7 @@ mod usc;
 
 use crate::check::Checker;
 use crate::config::{Config, EngineKind, EnumMode, OptKind, OptMode, OptStrategy, Pre};
+use crate::engine::portfolio::optimize::CoreGuided;
 use crate::engine::{
     alias::Alias, minimal::Minimal, project::Project, Engine, EngineError, Limits,
 };
@@ -169,7 +170,19 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         (None, Some((ground, completion))) => {
             let optimising =
                 !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
-            let engine = make_engine(&plan, config, ground, completion, optimising, deadline)?;
+            // With `--opt-mode=opt` and no bound, a thread of the host race optimises by cores
+            // (`engine/usc.rs`): clasp's portfolio has core-guided threads too.
+            let cores = (optimising
+                && config.opt_mode.kind == OptKind::Opt
+                && config.opt_mode.bound.is_empty()
+                && config.projection().is_none())
+            .then(|| CoreGuided {
+                program: Arc::new(program.clone()),
+                eq: config.eq > 0,
+            });
+            let engine = make_engine(
+                &plan, config, ground, completion, optimising, deadline, cores,
+            )?;
             phases.end("Engine");
             engine
         }
@@ -308,6 +321,7 @@ fn make_engine(
     completion: Option<crate::nogoods::Completion>,
     optimising: bool,
     deadline: Option<Instant>,
+    cores: Option<CoreGuided>,
 ) -> anyhow::Result<Box<dyn Engine>> {
     use crate::engine::gpu::many::Backend;
     use crate::engine::portfolio::optimize::OptRace;
@@ -377,15 +391,16 @@ fn make_engine(
         && plan.device.is_some()
         && matches!(config.opt_mode.kind, OptKind::Opt | OptKind::OptN);
     let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
-        let race = OptRace::start(ground, completion, hosts(), deadline);
+        let race = OptRace::start(ground, completion, hosts(), deadline, cores.clone());
         Ok(Box::new(race.map_err(engine_failure)?))
     };
     let engine: anyhow::Result<Box<dyn Engine>> = match plan.kind {
         EngineKind::Auto if gpu_optimises => {
             // The host threads start at once; the GPU joins their branch and bound when its
             // translation of the program is made (`engine::portfolio::optimize`).
-            let mut race = OptRace::start(ground.clone(), completion, hosts(), deadline)
-                .map_err(engine_failure)?;
+            let mut race =
+                OptRace::start(ground.clone(), completion, hosts(), deadline, cores.clone())
+                    .map_err(engine_failure)?;
             let device = plan.device;
             let build: GpuBuild = Box::new(move |ground, completion| {
                 let opts = device.expect("a plan for auto has the GPU engine's options");
@@ -519,7 +534,6 @@ fn run_usc<W: Write>(
         &shown,
         &limits,
         printer,
-        || {},
     )?
     else {
         return Ok(None);
@@ -570,7 +584,7 @@ fn engine_code(e: &EngineError) -> i32 {
     match e {
         EngineError::OutOfMemory(_) => exit::MEMORY,
         EngineError::Unsupported(_) => exit::UNSUPPORTED,
-        EngineError::Device(_) => exit::INTERNAL,
+        EngineError::Device(_) | EngineError::Internal(_) => exit::INTERNAL,
     }
 }
 

@@ -14,6 +14,7 @@ pub mod portfolio;
 pub mod project;
 pub mod restart;
 pub mod stats;
+pub mod usc;
 
 pub use options::{
     Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
@@ -93,6 +94,9 @@ pub enum EngineError {
     OutOfMemory(String),
     #[error("{0} is not supported yet")]
     Unsupported(String),
+    /// A broken invariant (a bug), never the user's doing.
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 /// Optimisation: which models the search may still report, by their cost vectors (highest

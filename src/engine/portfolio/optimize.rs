@@ -49,8 +49,18 @@ enum Report {
     Model(u32, Model, Vec<i64>),
     /// Thread `i` proved that no model beats its bound.
     Exhausted(u32),
-    /// Thread `i` stopped for good; its engine (`None`: not built).
+    /// Thread `i` stopped for good; its engine (`None`: not built, or the core-guided member).
     Done(u32, Option<CpuEngine>),
+    /// The core-guided member's counters (its engines are its own), sent before `Done`.
+    Counts(Box<Stats>),
+}
+
+/// A member optimising by cores (`engine/usc.rs`) in place of the last thread's branch and
+/// bound: the input program (the member grows copies of it) and `--eq`.
+#[derive(Clone)]
+pub struct CoreGuided {
+    pub program: Arc<lparse::Program>,
+    pub eq: bool,
 }
 
 /// What the caller tells the threads.
@@ -110,13 +120,21 @@ pub struct OptRace {
 }
 
 impl OptRace {
-    /// Start one thread per entry of `hosts` on `ground` and its (host) `completion`.
+    /// Start one thread per entry of `hosts` on `ground` and its (host) `completion`; with
+    /// `cores` and two threads or more, the last one optimises by cores with its options (its
+    /// optimum, found with no bound, ends the race: only for `--opt-mode=opt` without a bound).
     pub fn start(
         ground: GroundProgram,
         completion: Completion,
-        hosts: Vec<(HostOptions, &'static str)>,
+        mut hosts: Vec<(HostOptions, &'static str)>,
         deadline: Option<Instant>,
+        cores: Option<CoreGuided>,
     ) -> Result<OptRace, EngineError> {
+        let cores = cores.filter(|_| hosts.len() >= 2);
+        if cores.is_some() {
+            hosts.last_mut().expect("two threads").1 = "usc";
+        }
+        let usc_thread = hosts.len() - 1;
         let program = Arc::new((ground, completion));
         let ctl = Arc::new(Control {
             go: AtomicBool::new(false),
@@ -133,8 +151,10 @@ impl OptRace {
         for (i, (opts, _)) in hosts.into_iter().enumerate() {
             let (program, ctl, tx) = (program.clone(), ctl.clone(), tx.clone());
             let name = format!("opt-{i}");
-            let started = spawn(&name, move || {
-                member(i as u32, program, opts, ctl, deadline, tx);
+            let usc = cores.clone().filter(|_| i == usc_thread);
+            let started = spawn(&name, move || match usc {
+                Some(c) => core_member(i as u32, c, opts, ctl, deadline, tx),
+                None => member(i as u32, program, opts, ctl, deadline, tx),
             });
             match started {
                 Ok(()) => running += 1,
@@ -252,6 +272,7 @@ impl OptRace {
                         None => {}
                     }
                 }
+                Ok(Report::Counts(s)) => self.done.add_counts(&s),
                 Ok(_) => {}
                 Err(_) => break,
             }
@@ -324,6 +345,10 @@ impl OptRace {
                 Ok(Report::Exhausted(i)) => {
                     self.finish(i);
                     return Step::Exhausted;
+                }
+                Ok(Report::Counts(s)) => {
+                    self.done.add_counts(&s);
+                    continue;
                 }
                 Ok(Report::Done(_, engine)) => {
                     self.running -= 1;
@@ -443,6 +468,54 @@ fn member(
         }
     }
     let _ = tx.send(Report::Done(i, Some(engine)));
+}
+
+/// Thread `i`, optimising by cores (`engine/usc.rs`) with `opts`: its optimum is reported as
+/// a model, then as a proof (nothing beats it, so nothing beats a model of the same cost
+/// accepted before); a program without a model is reported as a proof alone. Pokes for new
+/// bounds do not concern it: its search goes on unless the race stops.
+fn core_member(
+    i: u32,
+    cores: CoreGuided,
+    opts: HostOptions,
+    ctl: Arc<Control>,
+    deadline: Option<Instant>,
+    tx: Sender<Report>,
+) {
+    while !ctl.go.load(Ordering::Acquire) && !ctl.stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let poke = ctl.pokes[i as usize].clone();
+    let limits = Limits {
+        deadline,
+        interrupt: poke.clone(),
+        progress: None,
+    };
+    let resume = || {
+        if ctl.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        poke.store(false, Ordering::Relaxed);
+        true
+    };
+    let mut stats = Stats::default();
+    if !ctl.stop.load(Ordering::Relaxed) {
+        use crate::engine::usc::{oll, Ended};
+        match oll(&cores.program, cores.eq, opts, &limits, &resume, &mut stats) {
+            Ok(Ended::Optimum(model, costs)) => {
+                if tx.send(Report::Model(i, model, costs)).is_ok() {
+                    let _ = tx.send(Report::Exhausted(i));
+                }
+            }
+            Ok(Ended::NoModel) => {
+                let _ = tx.send(Report::Exhausted(i));
+            }
+            Ok(Ended::Stopped | Ended::HeadCycle) => {}
+            Err(e) => eprintln!("*** Warn : (yasmin-rs): the core-guided thread failed ({e})"),
+        }
+    }
+    let _ = tx.send(Report::Counts(Box::new(stats)));
+    let _ = tx.send(Report::Done(i, None));
 }
 
 impl Engine for OptRace {

@@ -11,6 +11,11 @@ use lparse::{Minimize, ProgramBuilder, Rule, WLit};
 /// a5 − a6 and (priority 0) a3 + a4 + not a5 (the test takes the optimum and the optimal
 /// models from the host engine alone).
 fn program() -> GroundProgram {
+    crate::ground::analyse(&input()).unwrap()
+}
+
+/// The input program of [`program`].
+fn input() -> lparse::Program {
     let mut p = prog(vec![
         Rule::choice(&[1, 2, 3, 4, 5, 6, 7], &[]),
         Rule::normal(&[], &[-1, -2]),
@@ -25,7 +30,7 @@ fn program() -> GroundProgram {
         priority: 0,
         lits: vec![wl(3, 1), wl(4, 1), wl(-5, 1)],
     });
-    crate::ground::analyse(&p).unwrap()
+    p
 }
 
 fn emulated(searches: u32) -> GpuBuild {
@@ -104,7 +109,7 @@ fn the_gpu_member_optimises_with_the_threads_and_alone() {
         "{want_costs:?} {want_optimal:?}"
     );
     for (threads, searches) in [(0, 1), (0, 8), (1, 4), (2, 8)] {
-        let mut race = OptRace::start(g.clone(), c.clone(), host(threads), None).unwrap();
+        let mut race = OptRace::start(g.clone(), c.clone(), host(threads), None, None).unwrap();
         race.add_gpu_later(g.clone(), crate::nogoods::complete, emulated(searches))
             .unwrap();
         let (costs, optimal) = optimise(&mut race);
@@ -127,5 +132,52 @@ fn the_gpu_member_optimises_with_the_threads_and_alone() {
             assert!(line.contains("proof from the GPU engine"), "{line}");
             assert!(race.stats().gpu_bound_updates > 0);
         }
+    }
+}
+
+/// The last of the threads optimising by cores (`engine/usc.rs`): with `opt` the race ends
+/// with the optimum of the host engine alone, proved, whichever member finds it first; the
+/// stats name the core-guided thread's row.
+#[test]
+fn a_core_guided_thread_proves_the_optimum_in_the_race() {
+    let g = program();
+    let c = crate::nogoods::complete(&g);
+    let mut alone = CpuEngine::new(&g, &c, opts(Learning::Res, Heuristic::Activity, 1));
+    let want = optimise(&mut alone).0.last().unwrap().clone();
+    for threads in [2, 3] {
+        let cores = CoreGuided {
+            program: Arc::new(input()),
+            eq: true,
+        };
+        let mut race =
+            OptRace::start(g.clone(), c.clone(), host(threads), None, Some(cores)).unwrap();
+        let limits = Limits::none();
+        let mut last = None;
+        loop {
+            match race.next_model(&limits).unwrap() {
+                Step::Model(_) => {
+                    let costs = race.costs().unwrap();
+                    assert!(
+                        last.as_ref().is_none_or(|l| costs < *l),
+                        "{costs:?} after {last:?}"
+                    );
+                    race.set_bound(&Bound {
+                        costs: costs.iter().map(|&x| Some(x)).collect(),
+                        strict: true,
+                    })
+                    .unwrap();
+                    last = Some(costs);
+                }
+                Step::Exhausted => break,
+                Step::Stopped => panic!("stopped"),
+            }
+        }
+        assert_eq!(last, Some(want.clone()), "{threads} threads");
+        assert!(
+            race.stats().portfolio.contains("threads"),
+            "{}",
+            race.stats().portfolio
+        );
+        assert_eq!(race.rows.last(), Some(&"usc"));
     }
 }

@@ -1,0 +1,254 @@
+//! Core-guided optimisation, the OLL algorithm (Andres, Kaufmann, Matheis, Schaub 2012; clasp's
+//! `--opt-strategy=usc,oll`), priority level by priority level, highest first; used alone
+//! (`run/usc.rs`, `--opt-strategy=usc`) and as a member of the host threads' optimisation race
+//! (`engine/portfolio/optimize.rs`).
+//!
+//! Every objective literal `s` of weight `w > 0` (negative weights normalised: `w·[l]` is
+//! `−w·[¬l] + w`) is a *soft* literal, assumed false. A search under these assumptions that
+//! finds a model has found an optimal one; one that finds none returns a *core*, soft literals
+//! not all false together (`engine/cpu/assume.rs`). With `m` the least weight in the core, the
+//! level's lower bound rises by `m`, every soft of the core loses `m` of its weight (a soft at
+//! 0 is no longer assumed), and the core's *count* gets a soft of weight `m`: a new atom
+//! `o ← 2 {core}` ("at least two of the core hold"). When such an `o` for bound `k` is in a
+//! later core, its count gets `o' ← k+1 {core}` too, with that core's least weight. The program
+//! grows by these rules and the host engine is built again from it; learned nogoods do not carry
+//! over. A level's optimum reached, its remaining softs stay assumed false while the next levels
+//! are optimised (every model optimal on the level satisfies them).
+//!
+//! Invariant (OLL's): for every model `x` of the grown program, level cost(x) = lower bound +
+//! Σ weight(s) over the level's softs true in `x` (the new atoms are defined by their rules, so
+//! `x` extends a model of the input uniquely); hence a model under all soft assumptions costs
+//! the lower bound, which no model beats. The new atoms are not the input's and are dropped
+//! from the model returned.
+
+use super::alias::Alias;
+use super::cpu::CpuEngine;
+use super::options::Sums;
+use super::{Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
+use crate::ground::alias::Aliases;
+use crate::ground::objective::Objective;
+use crate::lit::Lit;
+use lparse::{Program, Rule};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// How an OLL run ended.
+#[derive(Debug)]
+pub enum Ended {
+    /// An optimal model (the input's atoms) and its costs.
+    Optimum(Model, Vec<i64>),
+    /// The program has no model.
+    NoModel,
+    /// Stopped (deadline or interrupt) before the optimum.
+    Stopped,
+    /// A disjunctive program with a head cycle: its minimality check wraps the engine, which
+    /// then takes no assumptions; nothing was searched.
+    HeadCycle,
+}
+
+/// An assumed-false objective literal: the input's, or the count of a core.
+#[derive(Clone, Copy, Debug)]
+struct Soft {
+    lit: Lit,
+    weight: i64,
+    /// For a count's atom: its core and the bound `k` it stands for.
+    count: Option<(usize, i64)>,
+}
+
+/// The engine and its aliases: a core names an eliminated atom's literal by its root's.
+type Built = (Box<dyn Engine>, Aliases);
+
+/// The host engine for `program` (its atoms' aliases put back into models); `None` for a
+/// program with a head cycle.
+fn build(program: &Program, eq: bool, opts: HostOptions) -> Result<Option<Built>, EngineError> {
+    let mut ground =
+        crate::ground::analyse(program).map_err(|e| EngineError::Unsupported(e.to_string()))?;
+    if eq {
+        crate::ground::alias::eliminate(&mut ground);
+    } else {
+        ground = ground.without_equivalences();
+    }
+    if ground.minimality.is_some() {
+        return Ok(None);
+    }
+    let completion = match opts.sums {
+        Sums::Native => crate::nogoods::complete_native(&ground),
+        Sums::AllNative => crate::nogoods::complete_all_native(&ground),
+        _ => crate::nogoods::complete(&ground),
+    };
+    let engine = CpuEngine::new(&ground, &completion, opts);
+    let aliases = std::mem::take(&mut ground.aliases);
+    Ok(Some((
+        Box::new(Alias::new(Box::new(engine), aliases.clone())),
+        aliases,
+    )))
+}
+
+/// The softs of one level: weights made positive, repeats of a literal merged.
+fn level_softs(lits: &[(Lit, i64)]) -> Vec<Soft> {
+    let mut by_lit: Vec<(Lit, i64)> = lits
+        .iter()
+        .map(|&(l, w)| if w < 0 { (l.negate(), -w) } else { (l, w) })
+        .collect();
+    by_lit.sort_unstable_by_key(|&(l, _)| l);
+    let mut out: Vec<Soft> = Vec::new();
+    for (l, w) in by_lit {
+        match out.last_mut() {
+            Some(s) if s.lit == l => s.weight += w,
+            _ => out.push(Soft {
+                lit: l,
+                weight: w,
+                count: None,
+            }),
+        }
+    }
+    out
+}
+
+/// `lit` as the input program writes it.
+fn program_lit(l: Lit) -> i32 {
+    if l.is_true() {
+        l.var() as i32
+    } else {
+        -(l.var() as i32)
+    }
+}
+
+/// Optimise `program` by OLL on the host engine with `opts`, adding every engine's counters to
+/// `stats`. Before the deadline, an interrupt (`limits.interrupt`) stops it only when `resume`
+/// says no: a race pokes its members for other reasons than stopping, and `resume` clears the
+/// poke and says yes unless the race stops; alone, `resume` says no.
+pub fn oll(
+    program: &Program,
+    eq: bool,
+    opts: HostOptions,
+    limits: &Limits,
+    resume: &dyn Fn() -> bool,
+    stats: &mut Stats,
+) -> Result<Ended, EngineError> {
+    let past_deadline = || limits.deadline.is_some_and(|d| Instant::now() >= d);
+    let Some(first) = build(program, eq, opts)? else {
+        return Ok(Ended::HeadCycle);
+    };
+    let mut first = Some(first);
+    let input_atoms = program.max_atom;
+    let objective = Objective::new(program);
+    let mut grown = program.clone();
+    // Per core: its literals (as the program writes them).
+    let mut cores: Vec<Vec<i32>> = Vec::new();
+    // The finished levels' softs, assumed false from then on.
+    let mut hard: Vec<Lit> = Vec::new();
+    let mut optimum = None;
+    for level in &objective.levels {
+        let mut softs = level_softs(&level.lits);
+        loop {
+            if past_deadline() || (limits.interrupt.load(Ordering::Relaxed) && !resume()) {
+                return Ok(Ended::Stopped);
+            }
+            let (mut engine, aliases) = match first.take() {
+                Some(built) => built,
+                None => build(&grown, eq, opts)?.ok_or_else(|| {
+                    EngineError::Internal("a head cycle in a grown program".into())
+                })?,
+            };
+            let mut assumed: Vec<Lit> = hard.clone();
+            // The literal a core names -> the softs assumed through it.
+            let mut of_lit: HashMap<Lit, Vec<usize>> = HashMap::new();
+            for (i, s) in softs.iter().enumerate().filter(|(_, s)| s.weight > 0) {
+                assumed.push(s.lit.negate());
+                of_lit
+                    .entry(aliases.lit(s.lit.negate()))
+                    .or_default()
+                    .push(i);
+            }
+            if !engine.assume(&assumed) {
+                return Err(EngineError::Internal(
+                    "the host engine took no assumptions".into(),
+                ));
+            }
+            let t = Instant::now();
+            let step = loop {
+                match engine.next_model(limits)? {
+                    Step::Stopped if !past_deadline() && resume() => continue,
+                    step => break step,
+                }
+            };
+            stats.add_counts(engine.stats());
+            stats.search_time += t.elapsed();
+            match step {
+                Step::Model(m) => {
+                    hard.extend(
+                        softs
+                            .iter()
+                            .filter(|s| s.weight > 0)
+                            .map(|s| s.lit.negate()),
+                    );
+                    optimum = Some((m, engine.costs()));
+                    break;
+                }
+                Step::Stopped => return Ok(Ended::Stopped),
+                Step::Exhausted => {
+                    let core = engine
+                        .core()
+                        .ok_or_else(|| EngineError::Internal("no core after a search".into()))?;
+                    if core.is_empty() {
+                        return Ok(Ended::NoModel);
+                    }
+                    // The softs of this level in the core (the finished levels' are given).
+                    let mut members: Vec<usize> = core
+                        .iter()
+                        .filter_map(|l| of_lit.get(l))
+                        .flatten()
+                        .copied()
+                        .collect();
+                    members.sort_unstable();
+                    members.dedup();
+                    if members.is_empty() {
+                        // The finished levels' assumptions hold in the model they came from.
+                        return Err(EngineError::Internal(
+                            "a core without a soft literal of the level".into(),
+                        ));
+                    }
+                    let m = members
+                        .iter()
+                        .map(|&i| softs[i].weight)
+                        .min()
+                        .expect("a member");
+                    for &i in &members {
+                        softs[i].weight -= m;
+                    }
+                    // The core's count, at least 2 of it; a count's own next bound.
+                    let mut counts: Vec<(usize, i64)> = vec![(cores.len(), 2)];
+                    cores.push(members.iter().map(|&i| program_lit(softs[i].lit)).collect());
+                    counts.extend(
+                        members
+                            .iter()
+                            .filter_map(|&i| softs[i].count)
+                            .map(|(c, k)| (c, k + 1)),
+                    );
+                    for (c, k) in counts {
+                        if k > cores[c].len() as i64 {
+                            continue; // at least k of fewer than k: never true
+                        }
+                        grown.max_atom += 1;
+                        let o = grown.max_atom;
+                        let body: Vec<(i32, i64)> = cores[c].iter().map(|&l| (l, 1)).collect();
+                        grown.rules.push(Rule::sum(&[o], k, &body));
+                        softs.push(Soft {
+                            lit: Lit::t(o),
+                            weight: m,
+                            count: Some((c, k)),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let Some((m, costs)) = optimum else {
+        return Ok(Ended::NoModel); // no level: the caller has an objective
+    };
+    let costs = costs.ok_or_else(|| EngineError::Internal("a model without costs".into()))?;
+    let atoms = m.atoms.into_iter().filter(|&a| a <= input_atoms).collect();
+    Ok(Ended::Optimum(Model { atoms }, costs))
+}
