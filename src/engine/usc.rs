@@ -12,7 +12,10 @@
 //! `o ← 2 {core}` ("at least two of the core hold"). When such an `o` for bound `k` is in a
 //! later core, its count gets `o' ← k+1 {core}` too, with that core's least weight. The program
 //! grows by these rules and the host engine is built again from it; learned nogoods do not carry
-//! over. A level's optimum reached, its remaining softs stay assumed false while the next levels
+//! over. Before a rebuild the same engine looks for *disjoint* cores: a core's softs are no
+//! longer assumed and the search goes on until a model (or no core) is left, and every core
+//! found is relaxed at once (each is a core of the program before the relaxation, and they
+//! share no soft), so one build serves several cores. A level's optimum reached, its remaining softs stay assumed false while the next levels
 //! are optimised (every model optimal on the level satisfies them).
 //!
 //! Invariant (OLL's): for every model `x` of the grown program, level cost(x) = lower bound +
@@ -152,95 +155,125 @@ pub fn oll(
                     EngineError::Internal("a head cycle in a grown program".into())
                 })?,
             };
-            let mut assumed: Vec<Lit> = hard.clone();
             // The literal a core names -> the softs assumed through it.
             let mut of_lit: HashMap<Lit, Vec<usize>> = HashMap::new();
             for (i, s) in softs.iter().enumerate().filter(|(_, s)| s.weight > 0) {
-                assumed.push(s.lit.negate());
                 of_lit
                     .entry(aliases.lit(s.lit.negate()))
                     .or_default()
                     .push(i);
             }
-            if !engine.assume(&assumed) {
-                return Err(EngineError::Internal(
-                    "the host engine took no assumptions".into(),
-                ));
-            }
-            let t = Instant::now();
-            let step = loop {
-                match engine.next_model(limits)? {
-                    Step::Stopped if !past_deadline() && resume() => continue,
-                    step => break step,
-                }
-            };
-            stats.add_counts(engine.stats());
-            stats.search_time += t.elapsed();
-            match step {
-                Step::Model(m) => {
-                    hard.extend(
-                        softs
-                            .iter()
-                            .filter(|s| s.weight > 0)
-                            .map(|s| s.lit.negate()),
-                    );
-                    optimum = Some((m, engine.costs()));
-                    break;
-                }
-                Step::Stopped => return Ok(Ended::Stopped),
-                Step::Exhausted => {
-                    let core = engine
-                        .core()
-                        .ok_or_else(|| EngineError::Internal("no core after a search".into()))?;
-                    if core.is_empty() {
-                        return Ok(Ended::NoModel);
-                    }
-                    // The softs of this level in the core (the finished levels' are given).
-                    let mut members: Vec<usize> = core
+            // Disjoint cores first: each core's softs are no longer assumed, and the search goes
+            // on in the same engine until a model or no core is left; then every core found is
+            // relaxed at once (each is a core of the current program) and the engine is built
+            // again. A model with every soft assumed is optimal.
+            let mut found: Vec<Vec<usize>> = Vec::new();
+            let mut in_core = vec![false; softs.len()];
+            let mut level_done = false;
+            loop {
+                let mut assumed: Vec<Lit> = hard.clone();
+                assumed.extend(
+                    softs
                         .iter()
-                        .filter_map(|l| of_lit.get(l))
-                        .flatten()
-                        .copied()
-                        .collect();
-                    members.sort_unstable();
-                    members.dedup();
-                    if members.is_empty() {
-                        // The finished levels' assumptions hold in the model they came from.
-                        return Err(EngineError::Internal(
-                            "a core without a soft literal of the level".into(),
-                        ));
+                        .enumerate()
+                        .filter(|&(i, s)| s.weight > 0 && !in_core[i])
+                        .map(|(_, s)| s.lit.negate()),
+                );
+                if !engine.assume(&assumed) {
+                    return Err(EngineError::Internal(
+                        "the host engine took no assumptions".into(),
+                    ));
+                }
+                let t = Instant::now();
+                let step = loop {
+                    match engine.next_model(limits)? {
+                        Step::Stopped if !past_deadline() && resume() => continue,
+                        step => break step,
                     }
-                    let m = members
-                        .iter()
-                        .map(|&i| softs[i].weight)
-                        .min()
-                        .expect("a member");
-                    for &i in &members {
-                        softs[i].weight -= m;
+                };
+                stats.search_time += t.elapsed();
+                match step {
+                    Step::Model(m) if found.is_empty() => {
+                        hard.extend(
+                            softs
+                                .iter()
+                                .filter(|s| s.weight > 0)
+                                .map(|s| s.lit.negate()),
+                        );
+                        optimum = Some((m, engine.costs()));
+                        level_done = true;
+                        break;
                     }
-                    // The core's count, at least 2 of it; a count's own next bound.
-                    let mut counts: Vec<(usize, i64)> = vec![(cores.len(), 2)];
-                    cores.push(members.iter().map(|&i| program_lit(softs[i].lit)).collect());
-                    counts.extend(
-                        members
-                            .iter()
-                            .filter_map(|&i| softs[i].count)
-                            .map(|(c, k)| (c, k + 1)),
-                    );
-                    for (c, k) in counts {
-                        if k > cores[c].len() as i64 {
-                            continue; // at least k of fewer than k: never true
+                    Step::Model(_) => break, // no further disjoint core
+                    Step::Stopped => {
+                        stats.add_counts(engine.stats());
+                        return Ok(Ended::Stopped);
+                    }
+                    Step::Exhausted => {
+                        let core = engine.core().ok_or_else(|| {
+                            EngineError::Internal("no core after a search".into())
+                        })?;
+                        if core.is_empty() {
+                            return Ok(Ended::NoModel);
                         }
-                        grown.max_atom += 1;
-                        let o = grown.max_atom;
-                        let body: Vec<(i32, i64)> = cores[c].iter().map(|&l| (l, 1)).collect();
-                        grown.rules.push(Rule::sum(&[o], k, &body));
-                        softs.push(Soft {
-                            lit: Lit::t(o),
-                            weight: m,
-                            count: Some((c, k)),
-                        });
+                        // The softs of this level in the core (the finished levels' are given).
+                        let mut members: Vec<usize> = core
+                            .iter()
+                            .filter_map(|l| of_lit.get(l))
+                            .flatten()
+                            .copied()
+                            .filter(|&i| !in_core[i])
+                            .collect();
+                        members.sort_unstable();
+                        members.dedup();
+                        if members.is_empty() {
+                            // The finished levels' assumptions hold in the model they came from.
+                            return Err(EngineError::Internal(
+                                "a core without a soft literal of the level".into(),
+                            ));
+                        }
+                        for &i in &members {
+                            in_core[i] = true;
+                        }
+                        found.push(members);
                     }
+                }
+            }
+            stats.add_counts(engine.stats());
+            if level_done {
+                break;
+            }
+            for members in found {
+                let m = members
+                    .iter()
+                    .map(|&i| softs[i].weight)
+                    .min()
+                    .expect("a member");
+                for &i in &members {
+                    softs[i].weight -= m;
+                }
+                // The core's count, at least 2 of it; a count's own next bound.
+                let mut counts: Vec<(usize, i64)> = vec![(cores.len(), 2)];
+                cores.push(members.iter().map(|&i| program_lit(softs[i].lit)).collect());
+                counts.extend(
+                    members
+                        .iter()
+                        .filter_map(|&i| softs[i].count)
+                        .map(|(c, k)| (c, k + 1)),
+                );
+                for (c, k) in counts {
+                    if k > cores[c].len() as i64 {
+                        continue; // at least k of fewer than k: never true
+                    }
+                    grown.max_atom += 1;
+                    let o = grown.max_atom;
+                    let body: Vec<(i32, i64)> = cores[c].iter().map(|&l| (l, 1)).collect();
+                    grown.rules.push(Rule::sum(&[o], k, &body));
+                    softs.push(Soft {
+                        lit: Lit::t(o),
+                        weight: m,
+                        count: Some((c, k)),
+                    });
                 }
             }
         }
