@@ -34,6 +34,9 @@ use std::time::{Duration, Instant};
 /// with a GPU member, at the threads' reports between its slices).
 const POLL: Duration = Duration::from_millis(20);
 
+/// How long the end of a race waits for its threads to hand their engines back.
+const STOP_WAIT: Duration = Duration::from_millis(200);
+
 /// The GPU member's number in `best` and `proved_by`.
 const GPU: u32 = u32::MAX;
 
@@ -259,11 +262,26 @@ impl OptRace {
     }
 
     /// End the race: every thread stops; the engine of thread `keep` (if any) is returned.
+    /// Threads still busy after [`STOP_WAIT`] (the core-guided one building an engine, which
+    /// cannot be interrupted) are not waited for once `keep`'s engine is in: they end on their
+    /// own, and their reports go nowhere.
     fn stop_all(&mut self, keep: Option<u32>) -> Option<CpuEngine> {
         self.ctl.stop_all();
         let mut kept = None;
+        let until = Instant::now() + STOP_WAIT;
         while self.running > 0 {
-            match self.reports.recv() {
+            let wait = until.saturating_duration_since(Instant::now());
+            let report = match self.reports.recv_timeout(wait.max(POLL)) {
+                Ok(r) => Ok(r),
+                Err(RecvTimeoutError::Timeout)
+                    if Instant::now() >= until && (keep.is_none() || kept.is_some()) =>
+                {
+                    break;
+                }
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => Err(()),
+            };
+            match report {
                 Ok(Report::Done(i, engine)) => {
                     self.running -= 1;
                     match engine {
