@@ -35,7 +35,7 @@ pub enum EngineKind {
 }
 
 /// How optimisation searches (`--opt-strategy`, clingo's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptStrategy {
     /// Model-guided branch and bound.
     Bb,
@@ -190,8 +190,8 @@ pub struct Config {
     /// each model bounding the next; `usc` core-guided (OLL): unsatisfiable cores under the
     /// assumption that no objective literal holds raise a lower bound until a model meets it
     /// (host engine on one thread, `--opt-mode=opt`).
-    #[arg(long = "opt-strategy", value_enum, value_name = "STRATEGY",
-          default_value_t = OptStrategy::Bb, help_heading = SOLVING)]
+    #[arg(long = "opt-strategy", value_name = "STRATEGY", default_value = "bb",
+          value_parser = values::opt_strategy, help_heading = SOLVING)]
     pub opt_strategy: OptStrategy,
 
     /// Enumeration mode (clingo's): `auto` and `record` enumerate with blocking nogoods;

@@ -275,7 +275,8 @@ fn usc_proves_clingos_optimum() {
     std::fs::remove_dir_all(&tmp).ok();
 }
 
-/// `--opt-strategy=usc` refuses what it does not do, with exit code 66, before any model.
+/// `--opt-strategy=usc` refuses what it does not do, with exit code 66, before any model; a
+/// tactic it does not have is a usage error.
 #[test]
 fn usc_refuses_other_modes() {
     for mode in ["--opt-mode=optN", "--opt-mode=enum,3", "--opt-mode=opt,5"] {
@@ -284,4 +285,10 @@ fn usc_refuses_other_modes() {
         assert!(r.stderr.contains("--opt-strategy=usc"), "{}", r.stderr);
         assert!(!r.stdout.contains("Answer:"), "{}", r.stdout);
     }
+    // clingo's tactics: the one each strategy has here is taken, another is a usage error.
+    let r = run(&["--opt-strategy=usc,oll"]);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    let r = run(&["--opt-strategy=usc,k"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("usc,oll"), "{}", r.stderr);
 }

@@ -6,7 +6,7 @@
 //! Invariant: the engines never see these names; a value that only tests use is hidden, never
 //! absent (it still parses).
 
-use super::{EngineKind, EnumMode, OptKind, OptMode, Pre, ProjectArg, Projection};
+use super::{EngineKind, EnumMode, OptKind, OptMode, OptStrategy, Pre, ProjectArg, Projection};
 use crate::engine::options::{self, Configuration};
 use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, Sums};
 use crate::output::Quiet;
@@ -126,6 +126,19 @@ pub fn opt_mode(s: &str) -> Result<OptMode, String> {
         })
         .collect::<Result<Vec<i64>, String>>()?;
     Ok(OptMode { kind, bound })
+}
+
+/// `--opt-strategy=bb[,lin]|usc[,oll]`: clingo's strategies, with the one tactic of each that
+/// yasmin-rs has (`lin`: the basic branch and bound; `oll`: `engine/usc.rs`).
+pub fn opt_strategy(s: &str) -> Result<OptStrategy, String> {
+    match s.trim() {
+        "bb" | "bb,lin" => Ok(OptStrategy::Bb),
+        "usc" | "usc,oll" => Ok(OptStrategy::Usc),
+        t if t.starts_with("bb,") || t.starts_with("usc,") => Err(format!(
+            "'{t}': the tactics here are bb,lin (branch and bound) and usc,oll (cores, OLL)"
+        )),
+        t => Err(format!("'{t}' is not one of bb, usc")),
+    }
 }
 
 /// `-q MODELS[,COSTS[,CALLS]]`, each 0 (all), 1 (last) or 2 (none); costs default to the
