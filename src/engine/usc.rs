@@ -37,6 +37,8 @@ use crate::lit::Lit;
 use lparse::{Program, Rule};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
 use std::time::Instant;
 
 /// How an OLL run ended.
@@ -53,6 +55,9 @@ pub enum Ended {
     HeadCycle,
 }
 
+/// How often a build's end, the deadline and the stop flag are looked at.
+const POLL: Duration = Duration::from_millis(20);
+
 /// How often a core is trimmed (searched again under its own assumptions) at most.
 const TRIMS: usize = 3;
 
@@ -66,7 +71,47 @@ struct Soft {
 }
 
 /// The engine and its aliases: a core names an eliminated atom's literal by its root's.
-type Built = (Box<dyn Engine>, Aliases);
+type Built = (Box<dyn Engine + Send>, Aliases);
+
+/// What [`build_within`] ended with.
+enum Build {
+    Built(Built),
+    HeadCycle,
+    /// The deadline passed or the run stopped first (the build ends unobserved).
+    Stopped,
+}
+
+/// [`build`] on a thread of its own, waited for in steps of [`POLL`] while `go_on` says so: an
+/// engine's build cannot be interrupted, and a large program's takes seconds.
+fn build_within(
+    program: Program,
+    eq: bool,
+    opts: HostOptions,
+    go_on: &dyn Fn() -> bool,
+) -> Result<Build, EngineError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("usc-build".into())
+        .spawn(move || {
+            let _ = tx.send(build(&program, eq, opts));
+        })
+        .map_err(|e| EngineError::Internal(format!("cannot start a thread: {e}")))?;
+    loop {
+        match rx.recv_timeout(POLL) {
+            Ok(built) => {
+                return Ok(match built? {
+                    Some(b) => Build::Built(b),
+                    None => Build::HeadCycle,
+                })
+            }
+            Err(RecvTimeoutError::Timeout) if go_on() => {}
+            Err(RecvTimeoutError::Timeout) => return Ok(Build::Stopped),
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(EngineError::Internal("the engine's build failed".into()))
+            }
+        }
+    }
+}
 
 /// The host engine for `program` (its atoms' aliases put back into models); `None` for a
 /// program with a head cycle.
@@ -137,10 +182,7 @@ pub fn oll(
     stats: &mut Stats,
 ) -> Result<Ended, EngineError> {
     let past_deadline = || limits.deadline.is_some_and(|d| Instant::now() >= d);
-    let Some(first) = build(program, eq, opts)? else {
-        return Ok(Ended::HeadCycle);
-    };
-    let mut first = Some(first);
+    let go_on = || !past_deadline() && (!limits.interrupt.load(Ordering::Relaxed) || resume());
     let input_atoms = program.max_atom;
     let objective = Objective::new(program);
     let mut grown = program.clone();
@@ -152,14 +194,14 @@ pub fn oll(
     for level in &objective.levels {
         let mut softs = level_softs(&level.lits);
         loop {
-            if past_deadline() || (limits.interrupt.load(Ordering::Relaxed) && !resume()) {
+            if !go_on() {
                 return Ok(Ended::Stopped);
             }
-            let (mut engine, aliases) = match first.take() {
-                Some(built) => built,
-                None => build(&grown, eq, opts)?.ok_or_else(|| {
-                    EngineError::Internal("a head cycle in a grown program".into())
-                })?,
+            let (mut engine, aliases) = match build_within(grown.clone(), eq, opts, &go_on)? {
+                Build::Built(built) => built,
+                Build::Stopped => return Ok(Ended::Stopped),
+                // Only the input can have one: the rules added have new heads.
+                Build::HeadCycle => return Ok(Ended::HeadCycle),
             };
             // The literal a core names -> the softs assumed through it.
             let mut of_lit: HashMap<Lit, Vec<usize>> = HashMap::new();
