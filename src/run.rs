@@ -261,6 +261,26 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     progress.stop();
     phases.end("Search");
     let stats = engine.stats().clone();
+    finish(
+        &mut printer,
+        found,
+        start,
+        now,
+        config.stats.then_some(&stats),
+        Some(&problem),
+    )
+}
+
+/// Print the summary of what `found` holds (at `now`; the run started at `start`); the exit
+/// code.
+fn finish<W: Write>(
+    printer: &mut Printer<W>,
+    found: enumerate::Found,
+    start: Instant,
+    now: Instant,
+    stats: Option<&crate::engine::Stats>,
+    problem: Option<&crate::output::Problem>,
+) -> anyhow::Result<i32> {
     let summary = Summary {
         outcome: found.outcome,
         models: found.models,
@@ -273,8 +293,8 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
             Duration::ZERO
         },
         cpu: phases::cpu_time(),
-        stats: config.stats.then_some(&stats),
-        problem: Some(&problem),
+        stats,
+        problem,
         opt: found.opt,
         cons: found.cons,
     };
@@ -538,22 +558,8 @@ fn run_usc<W: Write>(
     else {
         return Ok(None);
     };
-    let now = Instant::now();
-    let summary = Summary {
-        outcome: found.outcome,
-        models: found.models,
-        total: now - start,
-        solving: now - found.solve_start,
-        first_model: found.first_model,
-        unsat: Duration::ZERO,
-        cpu: phases::cpu_time(),
-        stats: config.stats.then_some(&stats),
-        problem: None,
-        opt: found.opt,
-        cons: None,
-    };
-    printer.finish(&summary).map_err(output_failure)?;
-    Ok(Some(summary.exit_code()))
+    let stats = config.stats.then_some(&stats);
+    finish(printer, found, start, Instant::now(), stats, None).map(Some)
 }
 
 fn stopped<W: Write>(

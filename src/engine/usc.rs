@@ -169,6 +169,25 @@ fn program_lit(l: Lit) -> i32 {
     }
 }
 
+/// One search of `engine` under its assumptions, resumed after a stop while `go_on` says so;
+/// its time added to `stats`.
+fn search(
+    engine: &mut (dyn Engine + Send),
+    limits: &Limits,
+    go_on: &dyn Fn() -> bool,
+    stats: &mut Stats,
+) -> Result<Step, EngineError> {
+    let t = Instant::now();
+    let step = loop {
+        match engine.next_model(limits)? {
+            Step::Stopped if go_on() => continue,
+            step => break step,
+        }
+    };
+    stats.search_time += t.elapsed();
+    Ok(step)
+}
+
 /// Optimise `program` by OLL on the host engine with `opts`, adding every engine's counters to
 /// `stats`. Before the deadline, an interrupt (`limits.interrupt`) stops it only when `resume`
 /// says no: a race pokes its members for other reasons than stopping, and `resume` clears the
@@ -232,14 +251,7 @@ pub fn oll(
                         "the host engine took no assumptions".into(),
                     ));
                 }
-                let t = Instant::now();
-                let step = loop {
-                    match engine.next_model(limits)? {
-                        Step::Stopped if !past_deadline() && resume() => continue,
-                        step => break step,
-                    }
-                };
-                stats.search_time += t.elapsed();
+                let step = search(engine.as_mut(), limits, &go_on, stats)?;
                 match step {
                     Step::Model(m) if found.is_empty() => {
                         hard.extend(
@@ -289,12 +301,7 @@ pub fn oll(
                             let mut trial = hard.clone();
                             trial.extend(members.iter().rev().map(|&i| softs[i].lit.negate()));
                             engine.assume(&trial);
-                            let step = loop {
-                                match engine.next_model(limits)? {
-                                    Step::Stopped if !past_deadline() && resume() => continue,
-                                    step => break step,
-                                }
-                            };
+                            let step = search(engine.as_mut(), limits, &go_on, stats)?;
                             match step {
                                 Step::Exhausted => {}
                                 Step::Stopped => {

@@ -35,15 +35,7 @@ pub fn consequences<W: Write>(
     mut on_model: impl FnMut(),
 ) -> anyhow::Result<Found> {
     let solve_start = Instant::now();
-    let mut found = Found {
-        outcome: Outcome::Enough,
-        models: 0,
-        solve_start,
-        first_model: None,
-        last_model: solve_start,
-        opt: None,
-        cons: None,
-    };
+    let mut found = Found::new(Outcome::Enough, solve_start);
     let entries = shown.entries();
     // In the brave (cautious) set so far; the cautious set starts as the first model.
     let mut cur = vec![false; entries.len()];

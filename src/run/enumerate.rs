@@ -34,6 +34,21 @@ pub struct Found {
     pub cons: Option<crate::output::ConsSummary>,
 }
 
+impl Found {
+    /// Nothing found yet, the search started at `solve_start`; `outcome` until it ends.
+    pub fn new(outcome: Outcome, solve_start: Instant) -> Found {
+        Found {
+            outcome,
+            models: 0,
+            solve_start,
+            first_model: None,
+            last_model: solve_start,
+            opt: None,
+            cons: None,
+        }
+    }
+}
+
 /// Enumerate up to `max_models` models (0 = all; with `optN`, optimal models) of `engine`;
 /// `opt` is the optimisation mode when the program has an objective that is not ignored.
 #[allow(clippy::too_many_arguments)]
@@ -48,15 +63,7 @@ pub fn enumerate<W: Write>(
     mut on_model: impl FnMut(),
 ) -> anyhow::Result<Found> {
     let solve_start = Instant::now();
-    let mut found = Found {
-        outcome: Outcome::Enough,
-        models: 0,
-        solve_start,
-        first_model: None,
-        last_model: solve_start,
-        opt: None,
-        cons: None,
-    };
+    let mut found = Found::new(Outcome::Enough, solve_start);
     let kind = opt.map(|o| o.kind);
     if let Some(o) = opt.filter(|o| !o.bound.is_empty()) {
         let bound = Bound {

@@ -38,15 +38,7 @@ pub fn solve<W: Write>(
         Ok(())
     };
     let ended = oll(program, eq, opts, limits, &|| false, &mut stats).map_err(engine_failure)?;
-    let mut found = Found {
-        outcome: Outcome::Exhausted,
-        models: 0,
-        solve_start,
-        first_model: None,
-        last_model: solve_start,
-        opt: None,
-        cons: None,
-    };
+    let mut found = Found::new(Outcome::Exhausted, solve_start);
     let (model, costs) = match ended {
         Ended::HeadCycle => return Ok(None),
         Ended::NoModel => {

@@ -149,34 +149,30 @@ pub(crate) fn check_optimize(
     if got != expected {
         return Err(mismatch(&args, &expected, &got, &err));
     }
-    // opt (the default): the same optimum, proved.
-    // (`-n 0`: a program whose weights are all 0 has no objective left after gringo.)
-    let mut args = vec!["-n", "0", "--learning", LEARNING[(i + 1) % 2]];
-    if !emu {
-        args.extend(["-t", threads]);
-    }
-    let (out, err, code) = yasmin_with(aspif, on, &args);
-    let got = parse_opt(&out, code);
-    let same = got.optimum == expected.optimum
-        && got.last == expected.last
-        && got.result == expected.result
-        && code == expected.exit;
-    if !same {
-        return Err(mismatch(&args, &expected, &got, &err));
-    }
-    // Core-guided (`--opt-strategy=usc`, host engine on one thread): the same optimum, proved
-    // (programs with a head cycle are refused by it: not compared).
-    if !emu && !minimality {
-        let args = ["-n", "0", "--opt-strategy=usc", "--learning", learning];
-        let (out, err, code) = yasmin_with(aspif, on, &args);
+    // The same optimum, proved, with `args`.
+    let proves_the_optimum = |args: &[&str]| {
+        let (out, err, code) = yasmin_with(aspif, on, args);
         let got = parse_opt(&out, code);
         let same = got.optimum == expected.optimum
             && got.last == expected.last
             && got.result == expected.result
             && code == expected.exit;
-        if !same {
-            return Err(mismatch(&args, &expected, &got, &err));
+        match same {
+            true => Ok(()),
+            false => Err(mismatch(args, &expected, &got, &err)),
         }
+    };
+    // opt (the default; with threads, the last optimises by cores).
+    // (`-n 0`: a program whose weights are all 0 has no objective left after gringo.)
+    let mut args = vec!["-n", "0", "--learning", LEARNING[(i + 1) % 2]];
+    if !emu {
+        args.extend(["-t", threads]);
+    }
+    proves_the_optimum(&args)?;
+    // Core-guided on one thread (`--opt-strategy=usc`; a program with a head cycle falls back
+    // to branch and bound).
+    if !emu {
+        proves_the_optimum(&["-n", "0", "--opt-strategy=usc", "--learning", learning])?;
     }
     // smodels input (every fourth program): minimize statements in order, priority = index.
     if i % 4 == 1 {

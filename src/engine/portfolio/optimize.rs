@@ -89,6 +89,20 @@ impl Control {
         self.stop.store(true, Ordering::Relaxed);
         self.poke_all();
     }
+    /// Thread `i` waits for the caller's first call (a bound it gives first,
+    /// `--opt-mode=opt,B`, must hold for every model a thread reports); its poke and limits.
+    fn wait_for_go(&self, i: u32, deadline: Option<Instant>) -> (Arc<AtomicBool>, Limits) {
+        while !self.go.load(Ordering::Acquire) && !self.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let poke = self.pokes[i as usize].clone();
+        let limits = Limits {
+            deadline,
+            interrupt: poke.clone(),
+            progress: None,
+        };
+        (poke, limits)
+    }
     fn newer_bound(&self, seen: u64) -> Option<(u64, Bound)> {
         let b = self.bound.lock().unwrap_or_else(|e| e.into_inner());
         match &b.1 {
@@ -446,17 +460,7 @@ fn member(
     }
     let mut engine = CpuEngine::new(&program.0, &program.1, opts);
     drop(program);
-    // No search before the caller's first call: a bound it gives first (`--opt-mode=opt,B`)
-    // must hold for every model a thread reports.
-    while !ctl.go.load(Ordering::Acquire) && !ctl.stop.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let poke = ctl.pokes[i as usize].clone();
-    let limits = Limits {
-        deadline,
-        interrupt: poke.clone(),
-        progress: None,
-    };
+    let (poke, limits) = ctl.wait_for_go(i, deadline);
     let mut seen = 0;
     while !ctl.stop.load(Ordering::Relaxed) && !deadline.is_some_and(|d| Instant::now() >= d) {
         // Clear the poke before reading the bound: a bound set later pokes again.
@@ -500,15 +504,7 @@ fn core_member(
     deadline: Option<Instant>,
     tx: Sender<Report>,
 ) {
-    while !ctl.go.load(Ordering::Acquire) && !ctl.stop.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let poke = ctl.pokes[i as usize].clone();
-    let limits = Limits {
-        deadline,
-        interrupt: poke.clone(),
-        progress: None,
-    };
+    let (poke, limits) = ctl.wait_for_go(i, deadline);
     let resume = || {
         if ctl.stop.load(Ordering::Relaxed) {
             return false;
