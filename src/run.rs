@@ -121,7 +121,8 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     if config.opt_strategy == OptStrategy::Usc && config.opt_mode.kind != OptKind::Ignore {
         let program = input::read(&source, &config.constants)?;
         if !program.minimize.is_empty() {
-            if let Some(code) = run_usc(config, &plan, &program, &mut printer, &interrupt, start)? {
+            if let Some(code) = usc::run(config, &plan, &program, &mut printer, &interrupt, start)?
+            {
                 return Ok(code);
             }
             eprintln!(
@@ -509,59 +510,6 @@ fn gpu_emulated() -> bool {
 
 /// The run stopped (time limit, Ctrl-C) before the search began: `UNKNOWN`, exit 1, and the
 /// (empty) statistics when asked.
-/// `--opt-strategy=usc` on a program with an objective (`run/usc.rs`): the host engine on one
-/// thread finds an optimal model (the exit code), or says why it cannot run the request;
-/// `None` for a program with a head cycle, nothing printed yet.
-fn run_usc<W: Write>(
-    config: &Config,
-    plan: &plan::Plan,
-    program: &lparse::Program,
-    printer: &mut Printer<W>,
-    interrupt: &Arc<AtomicBool>,
-    start: Instant,
-) -> anyhow::Result<Option<i32>> {
-    let unsupported = |what: &str| {
-        Failure::new(
-            exit::UNSUPPORTED,
-            format!("--opt-strategy=usc {what} (use --opt-strategy=bb)"),
-        )
-    };
-    if config.opt_mode.kind != OptKind::Opt || !config.opt_mode.bound.is_empty() {
-        return Err(unsupported("supports --opt-mode=opt without a bound only").into());
-    }
-    if !matches!(config.enum_mode, EnumMode::Auto | EnumMode::Record) {
-        return Err(unsupported("does not compute consequences").into());
-    }
-    if config.projection().is_some() {
-        return Err(unsupported("does not project yet").into());
-    }
-    let Some(opts) = plan.host else {
-        return Err(unsupported("runs on the host engine (--engine=cpu or auto)").into());
-    };
-    let deadline = (config.time_limit > 0).then(|| start + Duration::from_secs(config.time_limit));
-    let limits = Limits {
-        deadline,
-        interrupt: interrupt.clone(),
-        progress: None,
-    };
-    let checker = config.verify.then(|| Checker::new(program));
-    let shown = ShownTable::new(program);
-    let Some((found, stats)) = usc::solve(
-        program,
-        config.eq > 0,
-        opts,
-        checker.as_ref(),
-        &shown,
-        &limits,
-        printer,
-    )?
-    else {
-        return Ok(None);
-    };
-    let stats = config.stats.then_some(&stats);
-    finish(printer, found, start, Instant::now(), stats, None).map(Some)
-}
-
 fn stopped<W: Write>(
     config: &Config,
     printer: &mut crate::output::Printer<W>,

@@ -169,6 +169,31 @@ fn program_lit(l: Lit) -> i32 {
     }
 }
 
+/// The softs (through `of_lit`, those `keep` keeps, ascending) of the core the last search of
+/// `engine` ended with; `None` when the core is empty (no model at all).
+fn core_softs(
+    engine: &(dyn Engine + Send),
+    of_lit: &HashMap<Lit, Vec<usize>>,
+    keep: impl Fn(usize) -> bool,
+) -> Result<Option<Vec<usize>>, EngineError> {
+    let core = engine
+        .core()
+        .ok_or_else(|| EngineError::Internal("no core after a search".into()))?;
+    if core.is_empty() {
+        return Ok(None);
+    }
+    let mut softs: Vec<usize> = core
+        .iter()
+        .filter_map(|l| of_lit.get(l))
+        .flatten()
+        .copied()
+        .filter(|&i| keep(i))
+        .collect();
+    softs.sort_unstable();
+    softs.dedup();
+    Ok(Some(softs))
+}
+
 /// One search of `engine` under its assumptions, resumed after a stop while `go_on` says so;
 /// its time added to `stats`.
 fn search(
@@ -270,22 +295,12 @@ pub fn oll(
                         return Ok(Ended::Stopped);
                     }
                     Step::Exhausted => {
-                        let core = engine.core().ok_or_else(|| {
-                            EngineError::Internal("no core after a search".into())
-                        })?;
-                        if core.is_empty() {
-                            return Ok(Ended::NoModel);
-                        }
                         // The softs of this level in the core (the finished levels' are given).
-                        let mut members: Vec<usize> = core
-                            .iter()
-                            .filter_map(|l| of_lit.get(l))
-                            .flatten()
-                            .copied()
-                            .filter(|&i| !in_core[i])
-                            .collect();
-                        members.sort_unstable();
-                        members.dedup();
+                        let Some(mut members) =
+                            core_softs(engine.as_ref(), &of_lit, |i| !in_core[i])?
+                        else {
+                            return Ok(Ended::NoModel);
+                        };
                         if members.is_empty() {
                             // The finished levels' assumptions hold in the model they came from.
                             return Err(EngineError::Internal(
@@ -314,21 +329,11 @@ pub fn oll(
                                     ))
                                 }
                             }
-                            let core = engine.core().ok_or_else(|| {
-                                EngineError::Internal("no core after a search".into())
-                            })?;
-                            if core.is_empty() {
+                            let Some(smaller) =
+                                core_softs(engine.as_ref(), &of_lit, |i| members.contains(&i))?
+                            else {
                                 return Ok(Ended::NoModel);
-                            }
-                            let mut smaller: Vec<usize> = core
-                                .iter()
-                                .filter_map(|l| of_lit.get(l))
-                                .flatten()
-                                .copied()
-                                .filter(|i| members.contains(i))
-                                .collect();
-                            smaller.sort_unstable();
-                            smaller.dedup();
+                            };
                             if smaller.is_empty() || smaller.len() >= members.len() {
                                 break;
                             }
