@@ -279,7 +279,7 @@ fn usc_proves_clingos_optimum() {
 /// tactic it does not have is a usage error.
 #[test]
 fn usc_refuses_other_modes() {
-    for mode in ["--opt-mode=optN", "--opt-mode=enum,3", "--opt-mode=opt,5"] {
+    for mode in ["--opt-mode=enum,3", "--opt-mode=opt,5", "--opt-mode=optN,5"] {
         let r = run(&["--opt-strategy=usc", mode]);
         assert_eq!(r.code, Some(66), "{mode}: {}", r.stderr);
         assert!(r.stderr.contains("--opt-strategy=usc"), "{}", r.stderr);

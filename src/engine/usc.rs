@@ -44,8 +44,8 @@ use std::time::Instant;
 /// How an OLL run ended.
 #[derive(Debug)]
 pub enum Ended {
-    /// An optimal model (the input's atoms) and its costs.
-    Optimum(Model, Vec<i64>),
+    /// An optimal model (the input's atoms), its costs, and the optimal models' source.
+    Optimum(Model, Vec<i64>, Optimal),
     /// The program has no model.
     NoModel,
     /// Stopped (deadline or interrupt) before the optimum.
@@ -60,6 +60,37 @@ const POLL: Duration = Duration::from_millis(20);
 
 /// How often a core is trimmed (searched again under its own assumptions) at most.
 const TRIMS: usize = 3;
+
+/// The last engine under the assumptions its optimum was found under: by OLL's invariant its
+/// models are exactly the optimal models (`--opt-mode=optN`), and the one found is blocked.
+pub struct Optimal {
+    engine: Box<dyn Engine + Send>,
+    input_atoms: u32,
+}
+
+impl std::fmt::Debug for Optimal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Optimal")
+    }
+}
+
+impl Optimal {
+    /// The next optimal model (the input's atoms) and its costs, `Exhausted` when no other is
+    /// left (the search ends with a core then), or `Stopped`.
+    pub fn next_model(&mut self, limits: &Limits) -> Result<(Step, Option<Vec<i64>>), EngineError> {
+        match self.engine.next_model(limits)? {
+            Step::Model(m) => {
+                let atoms = m
+                    .atoms
+                    .into_iter()
+                    .filter(|&a| a <= self.input_atoms)
+                    .collect();
+                Ok((Step::Model(Model { atoms }), self.engine.costs()))
+            }
+            step => Ok((step, None)),
+        }
+    }
+}
 
 /// An assumed-false objective literal: the input's, or the count of a core.
 #[derive(Clone, Copy, Debug)]
@@ -235,6 +266,7 @@ pub fn oll(
     // The finished levels' softs, assumed false from then on.
     let mut hard: Vec<Lit> = Vec::new();
     let mut optimum = None;
+    let mut last = None;
     for level in &objective.levels {
         let mut softs = level_softs(&level.lits);
         loop {
@@ -348,6 +380,7 @@ pub fn oll(
             }
             stats.add_counts(engine.stats());
             if level_done {
+                last = Some(engine);
                 break;
             }
             for members in found {
@@ -385,10 +418,14 @@ pub fn oll(
             }
         }
     }
-    let Some((m, costs)) = optimum else {
+    let (Some((m, costs)), Some(engine)) = (optimum, last) else {
         return Ok(Ended::NoModel); // no level: the caller has an objective
     };
     let costs = costs.ok_or_else(|| EngineError::Internal("a model without costs".into()))?;
     let atoms = m.atoms.into_iter().filter(|&a| a <= input_atoms).collect();
-    Ok(Ended::Optimum(Model { atoms }, costs))
+    let optimal = Optimal {
+        engine,
+        input_atoms,
+    };
+    Ok(Ended::Optimum(Model { atoms }, costs, optimal))
 }

@@ -1,16 +1,17 @@
 //! `--opt-strategy=usc` on one host thread: core-guided optimisation (`engine/usc.rs`, OLL)
-//! finds an optimal model, which is checked and printed as any other; [`run`] says first why a
-//! request it does not serve is refused.
+//! finds an optimal model and, with `--opt-mode=optN`, the optimal models, each checked and
+//! printed as any other (clingo's layout: the optimum, then every optimal model again);
+//! [`run`] says first why a request it does not serve is refused.
 //!
-//! Invariant: the model printed passed the checker (rules and costs from the input program),
-//! and `OPTIMUM FOUND` is said only for a model OLL proved optimal.
+//! Invariant: every model printed passed the checker (rules and costs from the input program)
+//! and costs the optimum, and `OPTIMUM FOUND` is said only once OLL proved it.
 
 use super::enumerate::Found;
 use super::{engine_failure, exit, output_failure, plan, Failure};
 use crate::check::Checker;
 use crate::config::{Config, EnumMode, OptKind};
 use crate::engine::usc::{oll, Ended};
-use crate::engine::{HostOptions, Limits, Stats};
+use crate::engine::{HostOptions, Limits, Stats, Step};
 use crate::output::{OptSummary, Outcome, Printer, ShownTable};
 use lparse::Program;
 use std::io::Write;
@@ -20,13 +21,18 @@ use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
-/// Find an optimal model of `program` (`--opt-mode=opt`), print it, and return what was found
-/// with the search statistics of every engine built; `None`, before anything is printed, for a
-/// program with a head cycle (branch and bound runs it instead).
+/// Find an optimal model of `program`, print it, and with `--opt-mode=optN` then up to
+/// `max_optimal` optimal models (0: all; the optimum's among them, as branch and bound prints
+/// it twice too); return what was found with the search statistics of every engine built;
+/// `None`, before anything is printed, for a program with a head cycle (branch and bound runs
+/// it instead).
+#[allow(clippy::too_many_arguments)]
 pub fn solve<W: Write>(
     program: &Program,
     eq: bool,
     opts: HostOptions,
+    optimal_too: bool,
+    max_optimal: u64,
     checker: Option<&Checker>,
     shown: &ShownTable,
     limits: &Limits,
@@ -34,56 +40,88 @@ pub fn solve<W: Write>(
 ) -> anyhow::Result<Option<(Found, Stats)>> {
     let solve_start = Instant::now();
     let mut stats = Stats::default();
-    let mut solving_said = false;
-    let mut say_solving = |printer: &mut Printer<W>| -> anyhow::Result<()> {
-        if !solving_said {
-            solving_said = true;
-            printer.solving().map_err(output_failure)?;
-        }
-        Ok(())
-    };
     let ended = oll(program, eq, opts, limits, &|| false, &mut stats).map_err(engine_failure)?;
+    if matches!(ended, Ended::HeadCycle) {
+        return Ok(None);
+    }
+    printer.solving().map_err(output_failure)?;
     let mut found = Found::new(Outcome::Exhausted, solve_start);
-    let (model, costs) = match ended {
-        Ended::HeadCycle => return Ok(None),
-        Ended::NoModel => {
-            say_solving(printer)?;
-            return Ok(Some((found, stats)));
-        }
-        Ended::Stopped => {
-            say_solving(printer)?;
-            found.outcome = if limits.interrupt.load(Ordering::Relaxed) {
-                Outcome::Interrupted
-            } else {
-                Outcome::TimeLimit
-            };
-            return Ok(Some((found, stats)));
-        }
-        Ended::Optimum(model, costs) => (model, costs),
+    let stopped = || match limits.interrupt.load(Ordering::Relaxed) {
+        true => Outcome::Interrupted,
+        false => Outcome::TimeLimit,
     };
-    say_solving(printer)?;
-    if let Some(checker) = checker {
-        if let Err(v) = checker
-            .check(&model.atoms)
-            .and_then(|_| checker.check_costs(&model.atoms, &costs))
-        {
+    let (model, costs, mut optimal) = match ended {
+        Ended::HeadCycle | Ended::NoModel => return Ok(Some((found, stats))),
+        Ended::Stopped => {
+            found.outcome = stopped();
+            return Ok(Some((found, stats)));
+        }
+        Ended::Optimum(model, costs, optimal) => (model, costs, optimal),
+    };
+    let print = |printer: &mut Printer<W>,
+                 found: &mut Found,
+                 atoms: &[u32],
+                 c: &[i64]|
+     -> anyhow::Result<()> {
+        if c != costs.as_slice() {
             return Err(Failure::new(
                 exit::INTERNAL,
-                format!("internal error: the optimal model is not an answer set: {v}"),
+                format!("internal error: an optimal model costs {c:?}, the optimum {costs:?}"),
             )
             .into());
         }
+        if let Some(checker) = checker {
+            if let Err(v) = checker
+                .check(atoms)
+                .and_then(|_| checker.check_costs(atoms, c))
+            {
+                return Err(Failure::new(
+                    exit::INTERNAL,
+                    format!("internal error: an optimal model is not an answer set: {v}"),
+                )
+                .into());
+            }
+        }
+        found.models += 1;
+        found.last_model = Instant::now();
+        found
+            .first_model
+            .get_or_insert(found.last_model - solve_start);
+        printer
+            .model(&shown.shown(atoms), Some(c))
+            .map_err(output_failure)?;
+        Ok(())
+    };
+    print(printer, &mut found, &model.atoms, &costs)?;
+    let mut count = 1;
+    if optimal_too {
+        // optN: the optimum again, then the other models of the last engine, each optimal.
+        printer.optimal_models();
+        print(printer, &mut found, &model.atoms, &costs)?;
+        while max_optimal == 0 || count < max_optimal {
+            match optimal.next_model(limits).map_err(engine_failure)? {
+                (Step::Model(m), c) => {
+                    let c = c.ok_or_else(|| {
+                        Failure::new(exit::INTERNAL, "internal error: a model without its costs")
+                    })?;
+                    print(printer, &mut found, &m.atoms, &c)?;
+                    count += 1;
+                }
+                (Step::Exhausted, _) => break,
+                (Step::Stopped, _) => {
+                    found.outcome = stopped();
+                    break;
+                }
+            }
+        }
+        if found.outcome == Outcome::Exhausted && max_optimal != 0 && count >= max_optimal {
+            found.outcome = Outcome::Enough;
+        }
     }
-    found.models = 1;
-    found.last_model = Instant::now();
-    found.first_model = Some(found.last_model - solve_start);
-    printer
-        .model(&shown.shown(&model.atoms), Some(&costs))
-        .map_err(output_failure)?;
     found.opt = Some(OptSummary {
         costs,
         optimum: true,
-        optimal: 1,
+        optimal: count,
         optimize: true,
     });
     Ok(Some((found, stats)))
@@ -106,8 +144,13 @@ pub(super) fn run<W: Write>(
             format!("--opt-strategy=usc {what} (use --opt-strategy=bb)"),
         )
     };
-    if config.opt_mode.kind != OptKind::Opt || !config.opt_mode.bound.is_empty() {
-        return Err(unsupported("supports --opt-mode=opt without a bound only").into());
+    let optimal_too = match config.opt_mode.kind {
+        OptKind::Opt => false,
+        OptKind::OptN => true,
+        _ => return Err(unsupported("supports --opt-mode=opt and optN only").into()),
+    };
+    if !config.opt_mode.bound.is_empty() {
+        return Err(unsupported("takes no initial bound").into());
     }
     if !matches!(config.enum_mode, EnumMode::Auto | EnumMode::Record) {
         return Err(unsupported("does not compute consequences").into());
@@ -130,6 +173,8 @@ pub(super) fn run<W: Write>(
         program,
         config.eq > 0,
         opts,
+        optimal_too,
+        config.models.unwrap_or(0),
         checker.as_ref(),
         &shown,
         &limits,

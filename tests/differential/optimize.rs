@@ -170,9 +170,15 @@ pub(crate) fn check_optimize(
     }
     proves_the_optimum(&args)?;
     // Core-guided on one thread (`--opt-strategy=usc`; a program with a head cycle falls back
-    // to branch and bound).
+    // to branch and bound): the optimum, and with optN the optimal answer sets.
     if !emu {
         proves_the_optimum(&["-n", "0", "--opt-strategy=usc", "--learning", learning])?;
+        let args = ["--opt-mode=optN", "-n", "0", "--opt-strategy=usc"];
+        let (out, err, code) = yasmin_with(aspif, on, &args);
+        let got = parse_opt(&out, code);
+        if got != expected {
+            return Err(mismatch(&args, &expected, &got, &err));
+        }
     }
     // smodels input (every fourth program): minimize statements in order, priority = index.
     if i % 4 == 1 {

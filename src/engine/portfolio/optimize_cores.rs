@@ -39,7 +39,7 @@ pub(super) fn core_member(
     let mut stats = Stats::default();
     if !ctl.stop.load(Ordering::Relaxed) {
         match oll(&cores.program, cores.eq, opts, &limits, &resume, &mut stats) {
-            Ok(Ended::Optimum(model, costs)) => {
+            Ok(Ended::Optimum(model, costs, _)) => {
                 if tx.send(Report::Model(i, model, costs)).is_ok() {
                     let _ = tx.send(Report::Exhausted(i));
                 }
