@@ -4,8 +4,9 @@
 //! decide. An assumption found false ends the search with a *core*: the assumptions that,
 //! with the nogoods, imply its complement (the reasons followed back from it, `analyse_final`).
 //!
-//! Invariant: while an assumption is unassigned or false, every decision on the trail is an
-//! assumption (`search` asks [`CpuEngine::next_assumption`] before `decide`, after every
+//! Invariant: `held[i]` is the highest level among the first `i + 1` assumptions, all of which
+//! hold (so a backjump to level `l` keeps the entries `≤ l`). While an assumption is unassigned
+//! or false, every decision on the trail is an assumption (`search` asks [`CpuEngine::next_assumption`] before `decide`, after every
 //! backjump and restart too), so the decisions met walking back from a false assumption are
 //! assumptions; a core is a set of assumptions that no model of the nogoods satisfies
 //! together (learned nogoods are consequences of the input's, never of an assumption).
@@ -30,19 +31,33 @@ impl CpuEngine {
     pub fn set_assumptions(&mut self, lits: &[Lit]) {
         self.backtrack(0);
         self.assumed = lits.to_vec();
+        self.held.clear();
         self.core = None;
     }
 
-    pub(super) fn next_assumption(&self) -> Assumed {
-        for &l in &self.assumed {
+    /// The next assumption to decide, or the false one, past the prefix known to hold
+    /// (`held`): O(1) amortised per decision, however many assumptions there are.
+    pub(super) fn next_assumption(&mut self) -> Assumed {
+        while let Some(&l) = self.assumed.get(self.held.len()) {
             if self.a.is_unassigned(l.var()) {
                 return Assumed::Decide(l);
             }
             if !self.a.holds(l) {
                 return Assumed::False(l);
             }
+            let below = self.held.last().copied().unwrap_or(0);
+            self.held.push(below.max(self.a.level_of(l.var())));
         }
         Assumed::AllHold
+    }
+
+    /// Backtracking to level `lvl`: the leading assumptions that held only above it are open
+    /// again.
+    #[inline]
+    pub(super) fn assumptions_backtrack(&mut self, lvl: u32) {
+        while self.held.last().is_some_and(|&m| m > lvl) {
+            self.held.pop();
+        }
     }
 
     /// The assumptions that imply `¬a` for the false assumption `a`, with `a` (MiniSat's

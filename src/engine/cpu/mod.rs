@@ -159,6 +159,8 @@ pub struct CpuEngine {
     inbox: Vec<Box<[Lit]>>,
     /// The assumptions of the search (`assume`), decided first.
     assumed: Vec<Lit>,
+    /// Per leading assumption known to hold: the highest level among it and those before it.
+    held: Vec<u32>,
     /// The core the last search under assumptions ended with (`assume`).
     core: Option<Vec<Lit>>,
 }
@@ -233,6 +235,7 @@ impl CpuEngine {
             port: None,
             inbox: Vec::new(),
             assumed: Vec::new(),
+            held: Vec::new(),
             core: None,
         };
         e.load_input(db);
@@ -426,6 +429,7 @@ impl CpuEngine {
         }
         self.a.trail.truncate(start);
         self.a.lim.truncate(lvl as usize);
+        self.assumptions_backtrack(lvl);
         self.a.qhead = self.a.qhead.min(start);
         while let Some(&(pl, v)) = self.parked.last() {
             if pl <= lvl && start > 0 {
