@@ -163,7 +163,8 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         Ok(p) => p,
         Err(outcome) => return stopped(config, &mut printer, outcome, start),
     };
-    let program = prepared.program;
+    // Shared with a core-guided race member (`engine/usc.rs` grows copies of it).
+    let program = Arc::new(prepared.program);
     let problem = prepared.problem;
     let prepared_aliases = prepared.aliases;
     let mut engine: Box<dyn Engine> = match (prepared.engine, prepared.analysed) {
@@ -178,7 +179,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
                 && config.opt_mode.bound.is_empty()
                 && config.projection().is_none())
             .then(|| CoreGuided {
-                program: Arc::new(program.clone()),
+                program: program.clone(),
                 eq: config.eq > 0,
             });
             let engine = make_engine(

@@ -29,7 +29,6 @@
 
 use super::alias::Alias;
 use super::cpu::CpuEngine;
-use super::options::Sums;
 use super::{Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::ground::alias::Aliases;
 use crate::ground::objective::Objective;
@@ -38,6 +37,7 @@ use lparse::{Program, Rule};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
@@ -115,7 +115,7 @@ enum Build {
 /// [`build`] on a thread of its own, waited for in steps of [`POLL`] while `go_on` says so: an
 /// engine's build cannot be interrupted, and a large program's takes seconds.
 fn build_within(
-    program: Program,
+    program: Arc<Program>,
     eq: bool,
     opts: HostOptions,
     go_on: &dyn Fn() -> bool,
@@ -124,7 +124,9 @@ fn build_within(
     std::thread::Builder::new()
         .name("usc-build".into())
         .spawn(move || {
-            let _ = tx.send(build(&program, eq, opts));
+            let built = build(&program, eq, opts);
+            drop(program); // before the answer: the caller may grow it next
+            let _ = tx.send(built);
         })
         .map_err(|e| EngineError::Internal(format!("cannot start a thread: {e}")))?;
     loop {
@@ -147,21 +149,12 @@ fn build_within(
 /// The host engine for `program` (its atoms' aliases put back into models); `None` for a
 /// program with a head cycle.
 fn build(program: &Program, eq: bool, opts: HostOptions) -> Result<Option<Built>, EngineError> {
-    let mut ground =
-        crate::ground::analyse(program).map_err(|e| EngineError::Unsupported(e.to_string()))?;
-    if eq {
-        crate::ground::alias::eliminate(&mut ground);
-    } else {
-        ground = ground.without_equivalences();
-    }
+    let mut ground = crate::ground::analyse_eq(program, eq)
+        .map_err(|e| EngineError::Unsupported(e.to_string()))?;
     if ground.minimality.is_some() {
         return Ok(None);
     }
-    let completion = match opts.sums {
-        Sums::Native => crate::nogoods::complete_native(&ground),
-        Sums::AllNative => crate::nogoods::complete_all_native(&ground),
-        _ => crate::nogoods::complete(&ground),
-    };
+    let completion = crate::nogoods::completer(Some(opts.sums))(&ground);
     let engine = CpuEngine::new(&ground, &completion, opts);
     let aliases = std::mem::take(&mut ground.aliases);
     Ok(Some((
@@ -260,7 +253,8 @@ pub fn oll(
     let go_on = || !past_deadline() && (!limits.interrupt.load(Ordering::Relaxed) || resume());
     let input_atoms = program.max_atom;
     let objective = Objective::new(program);
-    let mut grown = program.clone();
+    // Shared with the build thread, which lets go of it before it answers.
+    let mut grown = Arc::new(program.clone());
     // Per core: its literals (as the program writes them).
     let mut cores: Vec<Vec<i32>> = Vec::new();
     // The finished levels' softs, assumed false from then on.
@@ -273,7 +267,7 @@ pub fn oll(
             if !go_on() {
                 return Ok(Ended::Stopped);
             }
-            let (mut engine, aliases) = match build_within(grown.clone(), eq, opts, &go_on)? {
+            let (mut engine, aliases) = match build_within(Arc::clone(&grown), eq, opts, &go_on)? {
                 Build::Built(built) => built,
                 Build::Stopped => return Ok(Ended::Stopped),
                 // Only the input can have one: the rules added have new heads.
@@ -405,6 +399,7 @@ pub fn oll(
                     if k > cores[c].len() as i64 {
                         continue; // at least k of fewer than k: never true
                     }
+                    let grown = Arc::make_mut(&mut grown);
                     grown.max_atom += 1;
                     let o = grown.max_atom;
                     let body: Vec<(i32, i64)> = cores[c].iter().map(|&l| (l, 1)).collect();

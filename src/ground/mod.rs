@@ -24,6 +24,18 @@ pub mod scc;
 mod shift;
 
 pub use analyse::{analyse, Unsupported};
+
+/// [`analyse`], then equivalence preprocessing as `--eq` asks: atom elimination when on
+/// ([`alias::eliminate`]), every body a variable of its own when off.
+pub fn analyse_eq(program: &lparse::Program, eq: bool) -> Result<GroundProgram, Unsupported> {
+    let mut ground = analyse(program)?;
+    if eq {
+        alias::eliminate(&mut ground);
+    } else {
+        ground = ground.without_equivalences();
+    }
+    Ok(ground)
+}
 pub use minimality::Minimality;
 pub use objective::Objective;
 

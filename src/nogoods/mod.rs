@@ -13,6 +13,18 @@ pub mod pairwise;
 pub mod render;
 
 pub use completion::{complete, complete_all_native, complete_native, complete_with};
+
+/// The completion for `sums` (`None`: the device engine's, every sum translated).
+pub fn completer(
+    sums: Option<crate::engine::Sums>,
+) -> fn(&crate::ground::GroundProgram) -> Completion {
+    use crate::engine::Sums;
+    match sums {
+        Some(Sums::Native) => complete_native,
+        Some(Sums::AllNative) => complete_all_native,
+        _ => complete,
+    }
+}
 pub use db::{NogoodDb, NogoodDbBuilder, Origin};
 
 use crate::lit::Var;

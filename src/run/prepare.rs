@@ -15,6 +15,7 @@ use super::{exit, Failure};
 use crate::engine::{cpu::CpuEngine, minimal::Minimal, Engine, Heuristic, HostOptions, Sums};
 use crate::ground::alias::Aliases;
 use crate::ground::GroundProgram;
+pub use crate::nogoods::completer;
 use crate::nogoods::Completion;
 use crate::output::{Outcome, Problem};
 use lparse::Program;
@@ -154,13 +155,8 @@ fn work(
         atoms: u64::from(program.max_atom),
         ..Problem::default()
     };
-    let mut ground = crate::ground::analyse(&program)
+    let mut ground = crate::ground::analyse_eq(&program, eq)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
-    if eq {
-        crate::ground::alias::eliminate(&mut ground);
-    } else {
-        ground = ground.without_equivalences(); // `--eq=0`
-    }
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
     }
@@ -240,15 +236,6 @@ fn work(
         analysed: None,
         aliases,
     })
-}
-
-/// The completion for the host engine's `sums` (`None`: the device's, every sum translated).
-pub fn completer(sums: Option<Sums>) -> fn(&GroundProgram) -> Completion {
-    match sums {
-        Some(Sums::Native) => crate::nogoods::complete_native,
-        Some(Sums::AllNative) => crate::nogoods::complete_all_native,
-        _ => crate::nogoods::complete,
-    }
 }
 
 /// Bytes of the preparation and the engine per atom, at least (measured: ~128 on a program of
