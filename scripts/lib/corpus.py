@@ -7,7 +7,8 @@ clingo printed for DIR/NNNN.aspif; `check` passes only if the solver prints exac
 of answer sets and an exit code that matches it (20 none, 30 all found).
 
   scripts/bench corpus expected DIR [--clingo 'clingo --mode=clasp']
-  scripts/bench corpus check BIN DIR [--timeout S] [--jobs J] [-- solver args...]
+  scripts/bench corpus check [--timeout S] [--jobs J] BIN DIR [-- solver args...]
+(the options before BIN: whatever follows DIR is the solver's)
 DIR is written by scripts/gen-corpus.sh; `check` needs python3 only (the GPU machine).
 """
 

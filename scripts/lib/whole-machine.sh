@@ -8,6 +8,10 @@
 # Usage (repository root, GPU machine):  bash scripts/lib/whole-machine.sh STEP...
 #   ground                      the shared set ground into $YASMIN_BENCH_CACHE (16 at a time)
 #   smoke                       scripts/bench device smoke (SANITIZE=0 skips the sanitizers)
+#   corpus 'ARGS'               the generated corpus (DEV/corpus.tar.xz) through the CLI with ARGS
+#                               (e.g. '--engine=auto -t 4': every member type of the whole
+#                               machine), all answer sets compared with clingo's (scripts/bench
+#                               corpus check; CORPUS_JOBS at once, default 8); log in $OUT
 #   run LIMIT CONFIGS SET CHUNK scripts/bench run over SET (shared, added or all) and CHUNK
 #                               (i/n or all); rows appended to $OUT/rows.jsonl
 #   slots LIMIT CONFIGS SET     on a multi-GPU host: every run on a slot of one GPU and an equal
@@ -43,6 +47,16 @@ while [ $# -gt 0 ]; do
         smoke)
             scripts/bench device smoke --kit "$DEV" 2>&1 | tail -30
             shift ;;
+        corpus)
+            mkdir -p /tmp/corpus
+            [ -f /tmp/corpus/index.tsv ] || xz -dc "$DEV/corpus.tar.xz" | tar xf - -C /tmp/corpus
+            export YASMIN_KERNEL_CACHE="${YASMIN_KERNEL_CACHE:-/tmp/kcache}"
+            log="$OUT/corpus$(printf -- '%s' "$2" | tr -c 'a-z0-9' '-').log"
+            # shellcheck disable=SC2086
+            scripts/bench corpus check --jobs "${CORPUS_JOBS:-8}" --timeout 120 \
+                "$DEV/yasmin-rs" /tmp/corpus -- $2 > "$log" 2>&1
+            tail -3 "$log"
+            shift 2 ;;
         run)
             set_args=(); chunk_args=()
             [ "$4" != all ] && set_args=(--set "$4")
