@@ -60,6 +60,7 @@ fn parse_args() -> Result<Args, String> {
             searches: None,
             cubes: None,
             split: 1000,
+            gpu: 0,
         },
         timeout: Duration::from_secs(60),
         files: Vec::new(),

@@ -273,6 +273,12 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..), help_heading = SOLVING)]
     pub gpu_searches: Option<u32>,
 
+    /// GPUs of `--engine=auto`: each GPU's searches are one more member of its portfolio
+    /// [default: every GPU there is].
+    #[arg(long = "gpus", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..), help_heading = SOLVING)]
+    pub gpus: Option<u32>,
+
     /// GPU engine: half the searches split the space into 2^K cubes for UNSAT proofs; 0 is off
     /// [default: from the searches].
     #[arg(long = "gpu-cubes", value_name = "K",

@@ -94,11 +94,30 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     // builds what it needs (native sums, the engine on the worker thread), not the device's.
     // With a usable GPU, the kernel compiles (or loads from the cache) while the program is
     // read and prepared, unless `auto` will search on one host thread (`threads::takes_nogoods`).
-    if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) && !gpu_emulated() {
+    // `auto` searches on every GPU there is, or on `--gpus`.
+    let gpus = match emulated_gpus() {
+        Some(n) => Ok(n),
+        None if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) => {
+            crate::engine::gpu::count()
+        }
+        None => Err(String::new()),
+    };
+    if let (Ok(n), EngineKind::Auto) = (&gpus, plan.kind) {
+        if let Some(want) = config.gpus.filter(|want| want > n) {
+            let plural = if *n == 1 { "" } else { "s" };
+            return Err(Failure::new(
+                exit::NO_DEVICE,
+                format!("--gpus={want}: this machine has {n} GPU{plural}"),
+            )
+            .into());
+        }
+        plan.gpus = config.gpus.unwrap_or(*n);
+    }
+    if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) && emulated_gpus().is_none() {
         let host_only = plan.kind == EngineKind::Auto && threads::takes_nogoods(config);
-        match crate::engine::gpu::available() {
-            Ok(()) if host_only => {}
-            Ok(()) => crate::engine::gpu::device::warm_kernel(),
+        match gpus {
+            Ok(_) if host_only => {}
+            Ok(_) => crate::engine::gpu::device::warm_kernel(),
             Err(why) if plan.kind == EngineKind::Auto => {
                 eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
                 plan.kind = EngineKind::Cpu;
@@ -143,7 +162,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     // The host engine's completion (native sums) only when it is certain to search; built on
     // the worker when it searches alone (one thread).
     let host_only = plan.host.filter(|_| plan.kind == EngineKind::Cpu);
-    let one_thread = threads::wanted(config, plan.kind) == 1;
+    let one_thread = threads::wanted(config, plan.kind, plan.gpus) == 1;
     // `auto` completes a decision problem later: the host threads their own way while the
     // device's completion is made beside them; a program with an objective here (the host
     // engine searches it).
@@ -347,7 +366,7 @@ fn make_engine(
 ) -> anyhow::Result<Box<dyn Engine>> {
     use crate::engine::gpu::many::Backend;
     use crate::engine::portfolio::optimize::OptRace;
-    use crate::engine::portfolio::race::{GpuBuild, HostCompletion, Race};
+    use crate::engine::portfolio::race::{ExtraGpuBuild, GpuBuild, HostCompletion, Race};
     use crate::engine::{cpu::CpuEngine, gpu};
     let host_opts = || {
         plan.host
@@ -369,9 +388,9 @@ fn make_engine(
     let threads = if single {
         1
     } else if racing {
-        threads::count_for_program(config, plan.kind, &ground)
+        threads::count_for_program(config, plan.kind, plan.gpus, &ground)
     } else {
-        threads::count(config, plan.kind, optimising, &completion)
+        threads::count(config, plan.kind, plan.gpus, optimising, &completion)
     };
     let cpu = |ground: &_, completion: &_| {
         Box::new(CpuEngine::new(ground, completion, host_opts())) as Box<dyn Engine>
@@ -412,6 +431,37 @@ fn make_engine(
         && !single
         && plan.device.is_some()
         && matches!(config.opt_mode.kind, OptKind::Opt | OptKind::OptN);
+    let backend = if gpu_emulated() {
+        Backend::Emulated
+    } else {
+        Backend::Device
+    };
+    // `auto`'s members on GPU 1, 2, ... (`--gpus`): the engine `make` builds, each with a
+    // seed of its own (search i of GPU k seeds with (seed + k) · 1000003 + i, apart from every
+    // other GPU's).
+    type Make = fn(
+        &crate::ground::GroundProgram,
+        &crate::nogoods::Completion,
+        crate::engine::DeviceOptions,
+        Backend,
+    ) -> Result<gpu::many::ManyEngine, crate::engine::EngineError>;
+    let extra_gpus = |make: Make| -> Vec<ExtraGpuBuild> {
+        let Some(device) = plan.device else {
+            return Vec::new();
+        };
+        (1..plan.gpus)
+            .map(|k| {
+                let mut opts = device;
+                opts.gpu = k;
+                opts.seed = opts.seed.wrapping_add(u64::from(k));
+                Box::new(move |ground: &_, completion: &_| {
+                    make(ground, completion, opts, backend)
+                        .map(|e| Box::new(e) as Box<dyn Engine + Send>)
+                        .map_err(|e| e.to_string())
+                }) as ExtraGpuBuild
+            })
+            .collect()
+    };
     let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
         let race = OptRace::start(ground, completion, hosts(), deadline, cores.clone());
         Ok(Box::new(race.map_err(engine_failure)?))
@@ -426,12 +476,13 @@ fn make_engine(
             let device = plan.device;
             let build: GpuBuild = Box::new(move |ground, completion| {
                 let opts = device.expect("a plan for auto has the GPU engine's options");
-                gpu::many::ManyEngine::optimising(ground, completion, opts, Backend::Device)
+                gpu::many::ManyEngine::optimising(ground, completion, opts, backend)
                     .map(|e| Box::new(e) as Box<dyn Engine>)
                     .map_err(|e| e.to_string())
             });
             let complete = prepare::completer(Some(plan.device_sums()));
-            race.add_gpu_later(ground, complete, build)
+            let extra = extra_gpus(gpu::many::ManyEngine::optimising);
+            race.add_gpu_later(ground, complete, build, extra)
                 .map_err(engine_failure)?;
             Ok(Box::new(race))
         }
@@ -470,19 +521,15 @@ fn make_engine(
             let mut race =
                 Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
             let device = plan.device;
-            let backend = if gpu_emulated() {
-                Backend::Emulated
-            } else {
-                Backend::Device
-            };
             let build: GpuBuild = Box::new(move |ground, completion| {
                 let opts = device.expect("a plan for auto has the GPU engine's options");
                 gpu::many::ManyEngine::new(ground, completion, opts, backend)
                     .map(|e| Box::new(e) as Box<dyn Engine>)
                     .map_err(|e| e.to_string())
             });
+            let extra = extra_gpus(gpu::many::ManyEngine::new);
             let complete = prepare::completer(Some(plan.device_sums()));
-            race.add_gpu_later(ground, complete, build)
+            race.add_gpu_later(ground, complete, build, extra)
                 .map_err(engine_failure)?;
             Ok(Box::new(race))
         }
@@ -506,7 +553,16 @@ fn make_engine(
 /// `YASMIN_GPU_EMULATED=1` (tests): `--engine=auto`'s GPU member is the search kernel compiled
 /// for the host (`--engine=emu`), so that the race with a device member runs without a GPU.
 fn gpu_emulated() -> bool {
-    std::env::var("YASMIN_GPU_EMULATED").is_ok_and(|v| v == "1")
+    emulated_gpus().is_some()
+}
+
+/// `YASMIN_GPU_EMULATED=N` (tests): `auto`'s GPU members are N copies of the device kernel on
+/// the host (`Backend::Emulated`), as if the machine had N GPUs.
+fn emulated_gpus() -> Option<u32> {
+    std::env::var("YASMIN_GPU_EMULATED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n >= 1)
 }
 
 /// The run stopped (time limit, Ctrl-C) before the search began: `UNKNOWN`, exit 1, and the

@@ -344,6 +344,57 @@ fn engine_gpu_without_a_gpu_is_a_clear_error() {
     }
 }
 
+/// `yasmin-rs args…` as if the machine had `gpus` GPUs (`YASMIN_GPU_EMULATED`: the device
+/// kernel compiled for the host stands in for each).
+fn with_gpus(gpus: &str, args: &[&str]) -> Run {
+    let out = Command::new(BIN)
+        .args(args)
+        .env("YASMIN_GPU_EMULATED", gpus)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run yasmin-rs");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+#[test]
+fn auto_takes_every_gpu_as_a_member_and_refuses_more_than_there_are() {
+    // Every model once, the members on two GPUs beside the host thread(s).
+    let r = with_gpus(
+        "2",
+        &[&example("queens.aspif"), "-n", "0", "--stats", "-t", "2"],
+    );
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
+    assert_eq!(answer_sets(&r.stdout), want);
+    assert!(r.stdout.contains("GPU searches on 2 GPUs"), "{}", r.stdout);
+    // Optimisation: the optimum, proved, with three GPUs' members.
+    let r = with_gpus("3", &[&example("cover.aspif"), "--stats", "-t", "2"]);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    assert!(r.stdout.contains("OPTIMUM FOUND"), "{}", r.stdout);
+    assert!(r.stdout.contains("Optimization : 21 3"), "{}", r.stdout);
+    // --gpus: fewer is fine, more is an error (exit 69), and the GPU engine alone runs on one.
+    let r = with_gpus("2", &[&example("queens.aspif"), "--gpus=1", "--stats"]);
+    assert_eq!(r.code, Some(10), "{}", r.stderr);
+    assert!(!r.stdout.contains("GPUs"), "{}", r.stdout);
+    let r = with_gpus("2", &[&example("queens.aspif"), "--gpus=3"]);
+    assert_eq!(r.code, Some(69), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--gpus=3: this machine has 2 GPUs"),
+        "{}",
+        r.stderr
+    );
+    let r = yasmin(
+        &[&example("queens.aspif"), "--engine=gpu", "--gpus=2"],
+        None,
+    );
+    assert_eq!(r.code, Some(64), "{}", r.stderr);
+    assert!(r.stderr.contains("runs on one GPU"), "{}", r.stderr);
+}
+
 #[test]
 fn help_documents_the_exit_codes() {
     let r = yasmin(&["--help"], None);

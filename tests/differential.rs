@@ -14,7 +14,8 @@
 //! `YASMIN_DIFF_TIMEOUT` seconds per solver run (default 30), `YASMIN_DIFF_BIN` another binary;
 //! `YASMIN_DIFF_EMU_COUNT`, `YASMIN_DIFF_EMU_SUMS_COUNT` and `YASMIN_DIFF_AUTO_COUNT` the
 //! programs per kind of the device kernel's tests (`auto-emu`: `--engine=auto` with the kernel
-//! on the host as its GPU member). gringo and clingo (5.4+) must be on
+//! on the host as its GPU member); `YASMIN_DIFF_THREADS` the host threads (`-t`) of every run
+//! of the host engine and of `auto` (default: 1, 4 or 2 by program). gringo and clingo (5.4+) must be on
 //! the PATH: without them the test fails rather than passing vacuously.
 //!
 //! Optimisation (`differential_optimize`, kind `optimize`): the optimal answer sets
@@ -226,7 +227,7 @@ fn check_program(
     // `kernels/search/sums.cuh`); plain `emu` forces that on two programs in three.
     let all_native = engine == "emu-native" || (engine == "emu" && (vars_with / 3) % 3 != 0);
     // `auto-emu`: the whole-machine race, host threads beside the device kernel on the host
-    // (YASMIN_GPU_EMULATED), sharing nogoods both ways.
+    // (YASMIN_GPU_EMULATED: as one or two GPUs), sharing nogoods both ways.
     let emulated_gpu = engine == "auto-emu";
     let engine = match engine {
         "emu-native" => "emu",
@@ -234,8 +235,10 @@ fn check_program(
         e => e,
     };
     let searches = (1 + vars_with % 8).to_string();
-    // The host engine: one thread, or a portfolio of 4 or 2 threads sharing nogoods.
-    let threads = ["1", "4", "2"][vars_with % 3];
+    // The host engine: one thread, or a portfolio of 4 or 2 threads sharing nogoods
+    // (`YASMIN_DIFF_THREADS`: that count on every program).
+    let forced = std::env::var("YASMIN_DIFF_THREADS").ok();
+    let threads = forced.as_deref().unwrap_or(["1", "4", "2"][vars_with % 3]);
     // The split: none, the default (cubes from 4 searches on), or 2^5 cubes whatever the count.
     let cubes = ["--gpu-cubes=0", "", "--gpu-cubes=5"][(vars_with / 8) % 3];
     // Cubes split after one conflict on every other program (the default of 1,000 conflicts
@@ -277,7 +280,8 @@ fn check_program(
             args.extend(["-t", threads]);
         }
         if emulated_gpu {
-            args.extend(["-t", ["1", "2"][vars_with % 2], "--gpu-searches", &searches]);
+            let t = forced.as_deref().unwrap_or(["1", "2"][vars_with % 2]);
+            args.extend(["-t", t, "--gpu-searches", &searches]);
         }
         if engine == "emu" {
             // The device engine's kernel on the host: 1 to 8 searches, so every row of the
@@ -293,7 +297,8 @@ fn check_program(
             .args(&args)
             .args(["--time-limit", &limit.to_string()]);
         if emulated_gpu {
-            cmd.env("YASMIN_GPU_EMULATED", "1");
+            // One GPU, or two on every other program (a member on each).
+            cmd.env("YASMIN_GPU_EMULATED", ["1", "2"][(vars_with / 2) % 2]);
         }
         let (out, err, code) = run_limited(&mut cmd, Duration::from_secs(limit + 10));
         let got = parse_text(&out, code);

@@ -116,6 +116,9 @@ pub struct DeviceOptions {
     pub cubes: Option<u32>,
     /// Many-searches engine: conflicts a search spends on a cube before it splits it (0: never).
     pub split: u32,
+    /// The GPU it runs on (CUDA's number among the visible ones; 0 unless `--engine=auto`
+    /// spreads its GPU members over several).
+    pub gpu: u32,
 }
 
 impl DeviceOptions {

@@ -26,6 +26,9 @@ pub struct Plan {
     pub host: Option<HostOptions>,
     /// `None` when `kind` is `Cpu`.
     pub device: Option<DeviceOptions>,
+    /// The GPUs `auto` searches on, each one more member of its portfolio (`--gpus`, or every
+    /// GPU there is; 1 until `run` has counted them).
+    pub gpus: u32,
 }
 
 impl Plan {
@@ -63,7 +66,21 @@ pub fn plan(c: &Config) -> Result<Plan, Failure> {
         .then(|| host_options(c, &given, &c.configuration.host))
         .transpose()?;
     let device = (kind != EngineKind::Cpu).then(|| device_options(c));
-    Ok(Plan { kind, host, device })
+    if let Some(n) = c.gpus.filter(|&n| n > 1) {
+        if matches!(kind, EngineKind::Gpu | EngineKind::Emu) {
+            return Err(usage(format!(
+                "--gpus={n}: the GPU engine alone runs on one GPU (--engine=auto spreads its \
+                 members over several)"
+            )));
+        }
+    }
+    let gpus = c.gpus.unwrap_or(1);
+    Ok(Plan {
+        kind,
+        host,
+        device,
+        gpus,
+    })
 }
 
 /// The search options given on the command line, as a row (`None`: not given).
@@ -175,6 +192,7 @@ pub fn device_options(c: &Config) -> DeviceOptions {
         searches: c.gpu_searches,
         cubes: c.gpu_cubes,
         split: c.gpu_split,
+        gpu: 0,
     }
 }
 

@@ -1,5 +1,5 @@
-//! How many host threads search (`-t`): what the user asked for, or one per core (one per
-//! core but one beside the GPU engine, whose host loop keeps a core busy), then what the
+//! How many host threads search (`-t`): what the user asked for, or one per core (beside the
+//! GPU engine one per core but one per GPU, whose host loop keeps a core busy), then what the
 //! objective and the memory allow.
 //!
 //! Invariant: the count is at least 1; it is below the user's `-t` only for a reason said on
@@ -10,8 +10,8 @@ use crate::config::{Config, EngineKind, EnumMode, OptKind};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
-/// The threads wanted before the program is known.
-pub fn wanted(config: &Config, kind: EngineKind) -> usize {
+/// The threads wanted before the program is known; `gpus`: the GPUs `auto` searches on.
+pub fn wanted(config: &Config, kind: EngineKind, gpus: u32) -> usize {
     if takes_nogoods(config) {
         if config.threads.is_some_and(|n| n > 1) {
             eprintln!(
@@ -27,7 +27,7 @@ pub fn wanted(config: &Config, kind: EngineKind) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     match kind {
         EngineKind::Cpu => cores,
-        EngineKind::Auto => cores.saturating_sub(1).max(1),
+        EngineKind::Auto => cores.saturating_sub(gpus.max(1) as usize).max(1),
         EngineKind::Gpu | EngineKind::Emu => 1,
     }
 }
@@ -44,6 +44,7 @@ pub fn takes_nogoods(config: &Config) -> bool {
 pub fn count(
     config: &Config,
     kind: EngineKind,
+    gpus: u32,
     optimising: bool,
     completion: &Completion,
 ) -> usize {
@@ -53,7 +54,7 @@ pub fn count(
         }
         return 1;
     }
-    fitting(config, kind, engine_bytes(completion))
+    fitting(config, kind, gpus, engine_bytes(completion))
 }
 
 /// Whether `-t` threads can optimise together: branch and bound (`opt`, and `optN` until the
@@ -64,7 +65,12 @@ fn parallel_optimisation(config: &Config) -> bool {
 
 /// The threads that search `ground`, before its completion is made (no objective): the
 /// completion's size guessed from the program's.
-pub fn count_for_program(config: &Config, kind: EngineKind, ground: &GroundProgram) -> usize {
+pub fn count_for_program(
+    config: &Config,
+    kind: EngineKind,
+    gpus: u32,
+    ground: &GroundProgram,
+) -> usize {
     use crate::ground::BodyDef;
     let size = |b: &BodyDef| match b {
         BodyDef::Conj { pos, neg } => pos.len() + neg.len(),
@@ -77,12 +83,17 @@ pub fn count_for_program(config: &Config, kind: EngineKind, ground: &GroundProgr
         .sum::<u64>()
         + 2 * ground.rules.len() as u64;
     let vars = u64::from(ground.num_atoms) + ground.bodies.len() as u64;
-    fitting(config, kind, 3 * (16 * lits + 48 * lits / 2 + 96 * vars))
+    fitting(
+        config,
+        kind,
+        gpus,
+        3 * (16 * lits + 48 * lits / 2 + 96 * vars),
+    )
 }
 
 /// The threads wanted, or as many as half the free memory holds at `per_engine` bytes each.
-fn fitting(config: &Config, kind: EngineKind, per_engine: u64) -> usize {
-    let wanted = wanted(config, kind);
+fn fitting(config: &Config, kind: EngineKind, gpus: u32, per_engine: u64) -> usize {
+    let wanted = wanted(config, kind, gpus);
     let fit = super::prepare::available_memory()
         .map_or(wanted, |free| (free / 2 / per_engine.max(1)) as usize)
         .max(1);
@@ -117,15 +128,20 @@ mod tests {
 
     #[test]
     fn the_user_s_count_or_the_cores() {
-        assert_eq!(wanted(&config("-t 3"), EngineKind::Cpu), 3);
+        assert_eq!(wanted(&config("-t 3"), EngineKind::Cpu, 1), 3);
         assert_eq!(
-            wanted(&config("--parallel-mode=5,compete"), EngineKind::Auto),
+            wanted(&config("--parallel-mode=5,compete"), EngineKind::Auto, 1),
             5
         );
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(wanted(&config(""), EngineKind::Cpu), cores);
-        assert_eq!(wanted(&config(""), EngineKind::Auto), (cores - 1).max(1));
-        assert_eq!(wanted(&config(""), EngineKind::Gpu), 1);
+        assert_eq!(wanted(&config(""), EngineKind::Cpu, 1), cores);
+        assert_eq!(wanted(&config(""), EngineKind::Auto, 1), (cores - 1).max(1));
+        // One core per GPU for its host loop.
+        assert_eq!(
+            wanted(&config(""), EngineKind::Auto, 2),
+            cores.saturating_sub(2).max(1)
+        );
+        assert_eq!(wanted(&config(""), EngineKind::Gpu, 1), 1);
     }
 
     #[test]
@@ -143,16 +159,34 @@ mod tests {
     fn enumeration_within_a_bound_runs_one_thread() {
         let c = crate::nogoods::Completion::default();
         assert_eq!(
-            count(&config("-t 8 --opt-mode=enum"), EngineKind::Cpu, true, &c),
+            count(
+                &config("-t 8 --opt-mode=enum"),
+                EngineKind::Cpu,
+                1,
+                true,
+                &c
+            ),
             1
         );
         assert_eq!(
-            count(&config("-t 8 --opt-mode=enum"), EngineKind::Cpu, false, &c),
+            count(
+                &config("-t 8 --opt-mode=enum"),
+                EngineKind::Cpu,
+                1,
+                false,
+                &c
+            ),
             8
         );
-        assert_eq!(count(&config("-t 8"), EngineKind::Cpu, true, &c), 8);
+        assert_eq!(count(&config("-t 8"), EngineKind::Cpu, 1, true, &c), 8);
         assert_eq!(
-            count(&config("-t 8 --opt-mode=optN"), EngineKind::Cpu, true, &c),
+            count(
+                &config("-t 8 --opt-mode=optN"),
+                EngineKind::Cpu,
+                1,
+                true,
+                &c
+            ),
             8
         );
     }

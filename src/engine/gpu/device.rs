@@ -112,8 +112,9 @@ pub fn nvrtc_present() -> bool {
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 
-/// Why the device engine cannot run here, or `Ok` when a driver, a GPU and NVRTC are present.
-pub fn available() -> Result<(), String> {
+/// How many GPUs the device engine can use here (at least 1), or why it cannot run: a driver,
+/// a GPU and NVRTC must be present.
+pub fn count() -> Result<u32, String> {
     // SAFETY: only tries to dlopen the library by its usual names.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err("no CUDA driver found (libcuda.so could not be loaded)".into());
@@ -126,10 +127,15 @@ pub fn available() -> Result<(), String> {
         );
     }
     match CudaContext::device_count() {
-        Ok(n) if n > 0 => Ok(()),
+        Ok(n) if n > 0 => Ok(n as u32),
         Ok(_) => Err("the CUDA driver reports no GPU".into()),
         Err(e) => Err(format!("the CUDA driver could not start: {}", describe(&e))),
     }
+}
+
+/// Why the device engine cannot run here, or `Ok` when a driver, a GPU and NVRTC are present.
+pub fn available() -> Result<(), String> {
+    count().map(|_| ())
 }
 
 /// A driver error in words (name and description when the driver provides them).
@@ -166,18 +172,19 @@ pub fn warm_kernel() {
     // Its context stays open, so that the engine's own finds the device's context made.
     static KEPT: std::sync::OnceLock<Arc<CudaContext>> = std::sync::OnceLock::new();
     super::cache::warm_beside(|| {
-        if let Ok((ctx, arch, _)) = open_context() {
+        if let Ok((ctx, arch, _)) = open_context(0) {
             let _ = super::cache::image_of(&many_source(), "many", &arch);
             let _ = KEPT.set(ctx);
         }
     });
 }
 
-/// A context on GPU 0, its architecture ("90" for compute capability 9.0) and its number of
-/// multiprocessors. Checks [`available`] first.
-pub fn open_context() -> Result<(Arc<CudaContext>, String, u32), EngineError> {
+/// A context on GPU `gpu` (CUDA's number among the visible GPUs), its architecture ("90" for
+/// compute capability 9.0) and its number of multiprocessors. Checks [`available`] first.
+pub fn open_context(gpu: u32) -> Result<(Arc<CudaContext>, String, u32), EngineError> {
     available().map_err(EngineError::Device)?;
-    let ctx = CudaContext::new(0).map_err(|e| engine_error("opening GPU 0", e))?;
+    let ctx = CudaContext::new(gpu as usize)
+        .map_err(|e| engine_error(&format!("opening GPU {gpu}"), e))?;
     // One stream and explicit synchronisation: the engine orders its own launches, so
     // cudarc's per-buffer event tracking would only add work.
     // SAFETY: no buffer exists yet and only the default stream is ever used.

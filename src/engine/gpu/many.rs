@@ -82,7 +82,7 @@ pub trait Memory {
 }
 
 pub struct ManyEngine {
-    mem: Box<dyn Memory>,
+    mem: Box<dyn Memory + Send>,
     /// The input's atoms, those a model reports (`GroundProgram::input_atoms`; the auxiliary
     /// atoms after them are a function of these, so models distinct on all atoms are distinct
     /// on these).
@@ -166,7 +166,7 @@ impl ManyEngine {
             ..Stats::default()
         };
         stats.device_mem.nogoods = prog.bytes();
-        let mut mem: Box<dyn Memory> = match backend {
+        let mut mem: Box<dyn Memory + Send> = match backend {
             Backend::Emulated => {
                 let n = requested.unwrap_or(EMULATED_SEARCHES).max(1);
                 let (cfg, global) = setup(n);
@@ -174,7 +174,7 @@ impl ManyEngine {
                 Box::new(EmuMemory::new(prog, &geo, cfg, global))
             }
             Backend::Device => {
-                let m = super::many_cuda::CudaMemory::open(prog, &geo, requested, setup)?;
+                let m = super::many_cuda::CudaMemory::open(prog, &geo, requested, opts.gpu, setup)?;
                 stats.kernel_image = m.image_origin;
                 Box::new(m)
             }
@@ -385,3 +385,9 @@ impl Engine for ManyEngine {
         self.bound(bound)
     }
 }
+// `--engine=auto`'s members on further GPUs are built and search on threads of their own, and
+// the one that answers is handed to the caller's thread (`engine::portfolio`).
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<ManyEngine>();
+};

@@ -71,9 +71,10 @@ impl CudaMemory {
         prog: ProgArrays,
         geo: &Geometry,
         requested: Option<usize>,
+        gpu: u32,
         configure: impl Fn(usize) -> (Vec<u32>, Vec<u32>),
     ) -> Result<CudaMemory, EngineError> {
-        let (ctx, arch, sms) = open_context()?;
+        let (ctx, arch, sms) = open_context(gpu)?;
         let sms = sms as usize;
         let (image, origin) = super::cache::image_of(&super::device::many_source(), "many", &arch)
             .map_err(EngineError::Device)?;

@@ -34,4 +34,4 @@ pub mod many_sums;
 pub mod portfolio;
 pub mod split;
 
-pub use device::available;
+pub use device::{available, count};

@@ -18,9 +18,11 @@
 //! slices of [`POLL`] between looks at the threads' reports, under the caller's newest bound
 //! (every bound the caller sets reaches it at once, as it reaches the threads). The GPU engine
 //! reports only models within its bound, so each of its models beats the last one accepted;
-//! its proof that nothing beats its bound proves the optimum as a thread's does.
+//! its proof that nothing beats its bound proves the optimum as a thread's does. The members of
+//! further GPUs (`--gpus`) are built from the same completion on threads of their own and
+//! search there as the host threads do (a member number after theirs, the same reports).
 
-use super::race::{complete_beside, spawn, GpuBuild};
+use super::race::{complete_beside, spawn, ExtraGpuBuild, GpuBuild};
 use crate::engine::cpu::CpuEngine;
 use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
@@ -45,7 +47,12 @@ const GPU: u32 = u32::MAX;
 struct GpuPending {
     completion: Receiver<(GroundProgram, Completion, ())>,
     build: GpuBuild,
+    /// The further GPUs' members, GPU 1 first.
+    extra: Vec<ExtraGpuBuild>,
 }
+
+/// A member's engine, handed back when it stops.
+type MemberEngine = Box<dyn Engine + Send>;
 
 enum Report {
     /// Thread `i` found a model with these costs (it then bounds itself below them).
@@ -53,7 +60,7 @@ enum Report {
     /// Thread `i` proved that no model beats its bound.
     Exhausted(u32),
     /// Thread `i` stopped for good; its engine (`None`: not built, or the core-guided member).
-    Done(u32, Option<CpuEngine>),
+    Done(u32, Option<MemberEngine>),
     /// The core-guided member's counters (its engines are its own), sent before `Done`.
     Counts(Box<Stats>),
 }
@@ -65,17 +72,27 @@ struct Control {
     go: AtomicBool,
     /// Every thread stops.
     stop: AtomicBool,
-    /// Per thread: stop searching and look at the bound (the thread's `Limits::interrupt`).
-    pokes: Vec<Arc<AtomicBool>>,
+    /// Per thread: stop searching and look at the bound (the thread's `Limits::interrupt`);
+    /// a further GPU's member adds its own when it joins.
+    pokes: Mutex<Vec<Arc<AtomicBool>>>,
     /// The newest bound for everyone, with a version number.
     bound: Mutex<(u64, Option<Bound>)>,
 }
 
 impl Control {
+    fn pokes(&self) -> std::sync::MutexGuard<'_, Vec<Arc<AtomicBool>>> {
+        self.pokes.lock().unwrap_or_else(|e| e.into_inner())
+    }
     fn poke_all(&self) {
-        for p in &self.pokes {
+        for p in self.pokes().iter() {
             p.store(true, Ordering::Relaxed);
         }
+    }
+    /// A new member's number (after the others').
+    fn join(&self) -> u32 {
+        let mut pokes = self.pokes();
+        pokes.push(Arc::new(AtomicBool::new(false)));
+        pokes.len() as u32 - 1
     }
     fn stop_all(&self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -87,7 +104,7 @@ impl Control {
         while !self.go.load(Ordering::Acquire) && !self.stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
-        let poke = self.pokes[i as usize].clone();
+        let poke = self.pokes()[i as usize].clone();
         let limits = Limits {
             deadline,
             interrupt: poke.clone(),
@@ -126,6 +143,11 @@ pub struct OptRace {
     /// Counters of the threads that are done.
     done: Stats,
     stats: Stats,
+    /// For further GPUs' members, until they joined: the reports' sender, the deadline.
+    tx: Option<Sender<Report>>,
+    deadline: Option<Instant>,
+    /// The further GPUs' members: member number, GPU.
+    gpu_members: Vec<(u32, u32)>,
 }
 
 impl OptRace {
@@ -148,10 +170,12 @@ impl OptRace {
         let ctl = Arc::new(Control {
             go: AtomicBool::new(false),
             stop: AtomicBool::new(false),
-            pokes: hosts
-                .iter()
-                .map(|_| Arc::new(AtomicBool::new(false)))
-                .collect(),
+            pokes: Mutex::new(
+                hosts
+                    .iter()
+                    .map(|_| Arc::new(AtomicBool::new(false)))
+                    .collect(),
+            ),
             bound: Mutex::new((0, None)),
         });
         let (tx, rx) = mpsc::channel();
@@ -188,23 +212,67 @@ impl OptRace {
             proved_by: None,
             done: Stats::default(),
             stats: Stats::default(),
+            tx: Some(tx),
+            deadline,
+            gpu_members: Vec::new(),
         })
     }
 
     /// Add the GPU engine as a member once it is ready: `complete` makes the device's
     /// completion of `ground` on a thread of its own while the threads search, and the race
     /// builds the member with `build` (on the caller's thread) when it is done.
+    /// `extra`: the members of further GPUs, built from the same completion on threads of
+    /// their own.
     pub fn add_gpu_later(
         &mut self,
         ground: GroundProgram,
         complete: fn(&GroundProgram) -> Completion,
         build: GpuBuild,
+        extra: Vec<ExtraGpuBuild>,
     ) -> Result<(), EngineError> {
         self.gpu_pending = Some(GpuPending {
             completion: complete_beside(ground, complete, |_| ())?,
             build,
+            extra,
         });
         Ok(())
+    }
+
+    /// Start the further GPUs' members on `program`, each a member of its own number.
+    fn start_extra(
+        &mut self,
+        extra: Vec<ExtraGpuBuild>,
+        program: &Arc<(GroundProgram, Completion)>,
+    ) {
+        for (k, build) in (1u32..).zip(extra) {
+            let i = self.ctl.join();
+            let Some(tx) = self.tx.clone() else { return };
+            let (program, ctl) = (program.clone(), self.ctl.clone());
+            let deadline = self.deadline;
+            let started = spawn(&format!("opt-gpu-{k}"), move || {
+                if ctl.stop.load(Ordering::Relaxed) {
+                    let _ = tx.send(Report::Done(i, None));
+                    return;
+                }
+                match build(&program.0, &program.1) {
+                    Ok(engine) => {
+                        drop(program);
+                        search(i, engine, ctl, deadline, tx)
+                    }
+                    Err(why) => {
+                        eprintln!("*** Info : (yasmin-rs): GPU {k} does not take part: {why}");
+                        let _ = tx.send(Report::Done(i, None));
+                    }
+                }
+            });
+            match started {
+                Ok(()) => {
+                    self.running += 1;
+                    self.gpu_members.push((i, k));
+                }
+                Err(e) => eprintln!("*** Warn : (yasmin-rs): {e}; GPU {k} does not take part"),
+            }
+        }
     }
 
     /// Build the pending GPU member if its completion is ready, under the newest bound.
@@ -227,7 +295,14 @@ impl OptRace {
                 return;
             }
         };
-        let built = (pending.build)(&ground, &completion).and_then(|mut gpu| {
+        let program = Arc::new((ground, completion));
+        if !pending.extra.is_empty() {
+            self.start_extra(pending.extra, &program);
+        }
+        // No member joins later: the reports end when the members have.
+        self.tx = None;
+        let (ground, completion) = (&program.0, &program.1);
+        let built = (pending.build)(ground, completion).and_then(|mut gpu| {
             match &self.bound {
                 Some(b) => gpu.set_bound(b).map_err(|e| e.to_string()),
                 None => Ok(()),
@@ -249,6 +324,7 @@ impl OptRace {
             self.gpu_stats = Some(g.stats().clone());
         }
         self.gpu_pending = None;
+        self.tx = None;
         gpu
     }
 
@@ -263,7 +339,7 @@ impl OptRace {
             self.solo = gpu;
             self.solo_is_gpu = self.solo.is_some();
         } else {
-            self.solo = self.stop_all(keep).map(|e| Box::new(e) as Box<dyn Engine>);
+            self.solo = self.stop_all(keep).map(|e| e as Box<dyn Engine>);
         }
     }
 
@@ -271,7 +347,7 @@ impl OptRace {
     /// Threads still busy after [`STOP_WAIT`] (the core-guided one building an engine, which
     /// cannot be interrupted) are not waited for once `keep`'s engine is in: they end on their
     /// own, and their reports go nowhere.
-    fn stop_all(&mut self, keep: Option<u32>) -> Option<CpuEngine> {
+    fn stop_all(&mut self, keep: Option<u32>) -> Option<MemberEngine> {
         self.ctl.stop_all();
         let mut kept = None;
         let until = Instant::now() + STOP_WAIT;
@@ -318,9 +394,17 @@ impl OptRace {
         if let (Some(_), Some(g), false) = (&self.solo, &gpu, self.solo_is_gpu) {
             s.add_counts(g);
         }
+        let gpus = usize::from(gpu.is_some()) + self.gpu_members.len();
+        let on_gpu = |k: u32| match gpus {
+            0 | 1 => "the GPU engine".to_string(),
+            _ => format!("the GPU engine on GPU {k}"),
+        };
         let thread = |i: u32| match i {
-            GPU => "the GPU engine".to_string(),
-            i => format!("CPU thread {i} ({})", self.rows[i as usize]),
+            GPU => on_gpu(0),
+            i => match self.gpu_members.iter().find(|&&(m, _)| m == i) {
+                Some(&(_, k)) => on_gpu(k),
+                None => format!("CPU thread {i} ({})", self.rows[i as usize]),
+            },
         };
         let mut who = match &self.best {
             Some((_, i)) => format!("last model from {}", thread(*i)),
@@ -329,19 +413,25 @@ impl OptRace {
         if let Some(i) = self.proved_by {
             who.push_str(&format!(", proof from {}", thread(i)));
         }
-        let with_gpu = match &gpu {
-            Some(g) => format!(" and the GPU engine ({} searches)", g.gpu_searches),
-            None => String::new(),
+        let with_gpu = match (&gpu, gpus) {
+            (Some(g), 1) => format!(" and the GPU engine ({} searches)", g.gpu_searches),
+            (_, 0) => String::new(),
+            (_, n) => format!(" and the GPU engine on {n} GPUs"),
         };
         s.portfolio = format!(
-            "{who}; members: the CPU engine ({} threads{with_gpu}, optimising together)",
-            self.rows.len()
+            "{who}; members: the CPU engine ({} thread{}{with_gpu}, optimising together)",
+            self.rows.len(),
+            if self.rows.len() == 1 { "" } else { "s" }
         );
         self.stats = s;
     }
 
     fn race(&mut self, limits: &Limits) -> Step {
         self.ctl.go.store(true, Ordering::Release);
+        if self.gpu_pending.is_none() {
+            // No member joins later: the reports end when the members have.
+            self.tx = None;
+        }
         loop {
             if limits.reached() {
                 self.gpu_leave();
@@ -450,8 +540,19 @@ fn member(
         let _ = tx.send(Report::Done(i, None));
         return;
     }
-    let mut engine = CpuEngine::new(&program.0, &program.1, opts);
+    let engine = CpuEngine::new(&program.0, &program.1, opts);
     drop(program);
+    search(i, Box::new(engine), ctl, deadline, tx);
+}
+
+/// Member `i`'s search (a host thread's, or a further GPU's) with its `engine`.
+fn search(
+    i: u32,
+    mut engine: MemberEngine,
+    ctl: Arc<Control>,
+    deadline: Option<Instant>,
+    tx: Sender<Report>,
+) {
     let (poke, limits) = ctl.wait_for_go(i, deadline);
     let mut seen = 0;
     while !ctl.stop.load(Ordering::Relaxed) && !deadline.is_some_and(|d| Instant::now() >= d) {
@@ -519,7 +620,7 @@ impl Engine for OptRace {
                 self.solo_is_gpu = gpu.is_some();
                 gpu
             } else {
-                self.stop_all(keep).map(|e| Box::new(e) as Box<dyn Engine>)
+                self.stop_all(keep).map(|e| e as Box<dyn Engine>)
             };
             let mut solo = solo.ok_or_else(|| {
                 EngineError::Device("the member that found the optimum ended".into())

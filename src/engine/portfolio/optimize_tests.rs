@@ -33,21 +33,39 @@ fn input() -> lparse::Program {
     p
 }
 
+fn device_opts(searches: u32, seed: u64) -> DeviceOptions {
+    DeviceOptions {
+        learning: Learning::Res,
+        heuristic: Heuristic::Activity,
+        seed,
+        sums: crate::engine::Sums::Translate,
+        searches: Some(searches),
+        cubes: None,
+        split: 1000,
+        gpu: 0,
+    }
+}
+
 fn emulated(searches: u32) -> GpuBuild {
     Box::new(move |g, c| {
-        let opts = DeviceOptions {
-            learning: Learning::Res,
-            heuristic: Heuristic::Activity,
-            seed: 1,
-            sums: crate::engine::Sums::Translate,
-            searches: Some(searches),
-            cubes: None,
-            split: 1000,
-        };
-        ManyEngine::optimising(g, c, opts, Backend::Emulated)
+        ManyEngine::optimising(g, c, device_opts(searches, 1), Backend::Emulated)
             .map(|e| Box::new(e) as Box<dyn Engine>)
             .map_err(|e| e.to_string())
     })
+}
+
+/// The members of `n` further (emulated) GPUs.
+fn further(n: u32, searches: u32) -> Vec<ExtraGpuBuild> {
+    (1..=n)
+        .map(|k| {
+            Box::new(move |g: &GroundProgram, c: &Completion| {
+                let opts = device_opts(searches, 1 + u64::from(k));
+                ManyEngine::optimising(g, c, opts, Backend::Emulated)
+                    .map(|e| Box::new(e) as Box<dyn Engine + Send>)
+                    .map_err(|e| e.to_string())
+            }) as ExtraGpuBuild
+        })
+        .collect()
 }
 
 /// clasp's loop (opt, then optN's optimal models): the costs of each model, and the
@@ -108,20 +126,34 @@ fn the_gpu_member_optimises_with_the_threads_and_alone() {
         want_costs.len() > 3 && want_optimal.len() == 2,
         "{want_costs:?} {want_optimal:?}"
     );
-    for (threads, searches) in [(0, 1), (0, 8), (1, 4), (2, 8)] {
+    // (threads, searches, further GPUs)
+    for (threads, searches, more) in [
+        (0, 1, 0),
+        (0, 8, 0),
+        (1, 4, 0),
+        (2, 8, 0),
+        (0, 2, 2),
+        (1, 4, 1),
+    ] {
         let mut race = OptRace::start(g.clone(), c.clone(), host(threads), None, None).unwrap();
-        race.add_gpu_later(g.clone(), crate::nogoods::complete, emulated(searches))
-            .unwrap();
+        let extra = further(more, searches);
+        race.add_gpu_later(
+            g.clone(),
+            crate::nogoods::complete,
+            emulated(searches),
+            extra,
+        )
+        .unwrap();
         let (costs, optimal) = optimise(&mut race);
         assert!(costs.windows(2).all(|w| w[1] < w[0]), "{costs:?}");
         assert_eq!(
             costs.last(),
             Some(&want),
-            "{threads} threads, {searches} searches"
+            "{threads} threads, {searches} searches, {more} further GPUs"
         );
         assert_eq!(
             optimal, want_optimal,
-            "{threads} threads, {searches} searches"
+            "{threads} threads, {searches} searches, {more} further GPUs"
         );
         let line = &race.stats().portfolio;
         if threads == 0 {
@@ -131,6 +163,9 @@ fn the_gpu_member_optimises_with_the_threads_and_alone() {
             assert!(line.contains("last model from the GPU engine"), "{line}");
             assert!(line.contains("proof from the GPU engine"), "{line}");
             assert!(race.stats().gpu_bound_updates > 0);
+            if more > 0 {
+                assert!(line.contains(&format!("on {} GPUs", more + 1)), "{line}");
+            }
         }
     }
 }

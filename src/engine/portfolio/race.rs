@@ -9,6 +9,11 @@
 //! host pulls the device's shared nogoods into the ring and pushes the ring's into the device,
 //! once the host threads' completion is known to be the device's (`exchange::variable_space`).
 //!
+//! On a machine with several GPUs (`--gpus`), GPU 0's member searches on the calling thread and
+//! each further GPU's member on a thread of its own, built from the same device completion
+//! (each with its own seed) and sharing through the same exchange; whichever member claims
+//! first answers.
+//!
 //! Invariant: every answer the race gives is one member's answer — a model one member found, or
 //! one member's proof that none exists — and the first member to claim an answer is the only one
 //! heard; after the first answer the race is that member alone, so later calls continue its
@@ -24,10 +29,18 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-/// Who claimed the answer ([`Race::claim`]): nobody, the GPU, or host member `HOST + i`.
+/// Who claimed the answer ([`Race::claim`]): nobody, GPU 0's member, host member `HOST + i`,
+/// or GPU k's member `EXTRA_GPU + k` (k ≥ 1).
 const NOBODY: u32 = 0;
 const GPU: u32 = 1;
 const HOST: u32 = 2;
+const EXTRA_GPU: u32 = 1 << 20;
+/// Exchange ports for GPU members (after the host threads'); a GPU beyond them searches
+/// without sharing.
+const GPU_PORTS: usize = 16;
+/// How long the end of the race waits for the other GPUs' members to stop (a time slice of the
+/// GPU engine is at most 100 ms), so that no GPU is still busy when the run ends.
+const GPU_STOP_WAIT: Duration = Duration::from_millis(500);
 
 /// How often the relay passes the user's Ctrl-C to the members, and the caller looks at the
 /// host members' results.
@@ -43,12 +56,29 @@ type HostResult = (u32, Option<CpuEngine>, Step);
 /// where the GPU member then searches); `Err` says why it cannot run.
 pub type GpuBuild = Box<dyn FnOnce(&GroundProgram, &Completion) -> Result<Box<dyn Engine>, String>>;
 
+/// Builds the member of a further GPU (GPU 1, 2, ...) on a thread of its own, where it then
+/// searches.
+pub type ExtraGpuBuild =
+    Box<dyn FnOnce(&GroundProgram, &Completion) -> Result<Box<dyn Engine + Send>, String> + Send>;
+
+/// Who answered: host member `i`, or the member of GPU `k`.
+#[derive(Clone, Copy)]
+enum Who {
+    Host(u32),
+    Gpu(u32),
+}
+
+/// What a further GPU's member ends with: its GPU, its engine, its step.
+type GpuResult = (u32, Box<dyn Engine + Send>, Step);
+
 /// The GPU member on its way: the device's completion, made on a thread of its own, and what
 /// builds the member from it.
 struct GpuPending {
     /// The program, the device's completion and its `variable_space`.
     completion: Receiver<(GroundProgram, Completion, u64)>,
     build: GpuBuild,
+    /// The further GPUs' members, GPU 1 first.
+    extra: Vec<ExtraGpuBuild>,
 }
 
 /// The completion the host members search: made already, or to make on their thread.
@@ -60,6 +90,12 @@ pub enum HostCompletion {
 pub struct Race {
     gpu: Option<Box<dyn Engine>>,
     gpu_pending: Option<GpuPending>,
+    /// The further GPUs' members that started (on threads of their own), and their results.
+    extra_started: usize,
+    extra_results: Option<Receiver<GpuResult>>,
+    /// The further GPUs' members heard from at the end, and their searches.
+    extra_members: usize,
+    extra_searches: u64,
     /// The host members' results, until the race ran.
     results: Option<Receiver<HostResult>>,
     /// The host members' row names (thread `i` runs row `rows[i]`).
@@ -103,7 +139,7 @@ impl Race {
         assert!(!hosts.is_empty(), "a race has at least one host member");
         let stop = Arc::new(AtomicBool::new(false));
         let claimed = Arc::new(AtomicU32::new(NOBODY));
-        let exchange = Exchange::new(hosts.len() + 1);
+        let exchange = Exchange::new(hosts.len() + GPU_PORTS);
         let host_space = Arc::new(OnceLock::new());
         let rows = hosts.iter().map(|&(_, name)| name).collect();
         let (tx, rx) = mpsc::channel();
@@ -140,6 +176,10 @@ impl Race {
         Ok(Race {
             gpu: None,
             gpu_pending: None,
+            extra_started: 0,
+            extra_results: None,
+            extra_members: 0,
+            extra_searches: 0,
             results: Some(rx),
             rows,
             exchange,
@@ -161,18 +201,75 @@ impl Race {
     /// Add a GPU member once it is ready: `complete` makes the device's completion of `ground`
     /// on a thread of its own while the host members search, and the race's first call builds
     /// the member with `build` when it is done — unless a host member answered first, or the
-    /// limits passed (the member is then never built).
+    /// limits passed (the member is then never built). `extra`: the members of further GPUs,
+    /// built from the same completion on threads of their own.
     pub fn add_gpu_later(
         &mut self,
         ground: GroundProgram,
         complete: fn(&GroundProgram) -> Completion,
         build: GpuBuild,
+        extra: Vec<ExtraGpuBuild>,
     ) -> Result<(), EngineError> {
         self.gpu_pending = Some(GpuPending {
             completion: complete_beside(ground, complete, variable_space)?,
             build,
+            extra,
         });
         Ok(())
+    }
+
+    /// Start the further GPUs' members on `program` (the device's completion, of variable
+    /// space `space`), each on a thread of its own, searching until the race's stop.
+    fn start_extra(
+        &mut self,
+        extra: Vec<ExtraGpuBuild>,
+        program: &Arc<(GroundProgram, Completion)>,
+        space: u64,
+        deadline: Option<Instant>,
+    ) {
+        let (tx, rx) = mpsc::channel();
+        for (k, build) in (1u32..).zip(extra) {
+            let port = self.rows.len() + k as usize;
+            let link = (port < self.exchange.members()).then(|| {
+                let port = self.exchange.port(port as u32);
+                DeviceLink::new(port, self.host_space.clone(), space, self.stop.clone())
+            });
+            let (program, tx) = (program.clone(), tx.clone());
+            let (stop, claimed) = (self.stop.clone(), self.claimed.clone());
+            let limits = Limits {
+                deadline,
+                interrupt: stop.clone(),
+                progress: None,
+            };
+            let started = spawn(&format!("gpu-{k}"), move || {
+                let mut engine = match build(&program.0, &program.1) {
+                    Ok(e) => e,
+                    Err(why) => {
+                        eprintln!("*** Info : (yasmin-rs): GPU {k} does not take part: {why}");
+                        return;
+                    }
+                };
+                drop(program);
+                if let Some(link) = link {
+                    engine.share_with_host(link);
+                }
+                let step = engine.next_model(&limits).unwrap_or_else(|e| {
+                    eprintln!("*** Warn : (yasmin-rs): the GPU engine on GPU {k} failed ({e})");
+                    Step::Stopped
+                });
+                if matches!(step, Step::Model(_) | Step::Exhausted)
+                    && claim(&claimed, EXTRA_GPU + k)
+                {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                let _ = tx.send((k, engine, step));
+            });
+            match started {
+                Ok(()) => self.extra_started += 1,
+                Err(e) => eprintln!("*** Warn : (yasmin-rs): {e}; GPU {k} does not take part"),
+            }
+        }
+        self.extra_results = Some(rx);
     }
 
     /// Wait for the pending GPU member's completion (while no host member has answered and
@@ -193,7 +290,12 @@ impl Race {
             }
             match pending.completion.recv_timeout(POLL) {
                 Ok((ground, completion, space)) => {
-                    match (pending.build)(&ground, &completion) {
+                    let program = Arc::new((ground, completion));
+                    if !pending.extra.is_empty() {
+                        self.start_extra(pending.extra, &program, space, limits.deadline);
+                    }
+                    let (ground, completion) = (&program.0, &program.1);
+                    match (pending.build)(ground, completion) {
                         Ok(mut gpu) => {
                             let port = self.exchange.port(self.rows.len() as u32);
                             let (host, stop) = (self.host_space.clone(), self.stop.clone());
@@ -263,6 +365,8 @@ impl Race {
         } else {
             self.host_answer(&results, limits)
         };
+        // A further GPU's answer (it claimed), and the other GPUs' counters once they stopped.
+        let extra = self.extra_answer();
         // The others' counters, from those that stopped by now (most stop within a few ms).
         let linger = Instant::now() + LINGER;
         while let Ok((_, engine, _)) = results.recv_timeout(linger - Instant::now().min(linger)) {
@@ -276,16 +380,20 @@ impl Race {
         let (winner, step, who): (Box<dyn Engine>, _, _) = match (host, gpu, on_gpu) {
             (Some((i, mut engine, step)), _, _) => {
                 engine.stop_sharing();
-                (Box::new(engine) as Box<dyn Engine>, Ok(step), Some(i))
+                (Box::new(engine) as Box<dyn Engine>, Ok(step), Who::Host(i))
             }
-            (None, Some(g), Some(Ok(step))) => (g, Ok(step), None),
+            (None, _, _) if extra.is_some() => {
+                let (k, engine, step) = extra.expect("a further GPU answered");
+                (engine as Box<dyn Engine>, Ok(step), Who::Gpu(k))
+            }
+            (None, Some(g), Some(Ok(step))) => (g, Ok(step), Who::Gpu(0)),
             // A host thread panicked and nobody else answered.
             (None, _, _) if lost => {
                 return Err(EngineError::Device(
                     "a CPU engine thread ended without a result".into(),
                 ))
             }
-            (None, Some(g), Some(Err(_))) => (g, Ok(Step::Stopped), None),
+            (None, Some(g), Some(Err(_))) => (g, Ok(Step::Stopped), Who::Gpu(0)),
             (None, _, _) => {
                 self.stats.add_counts(&self.others);
                 return Ok(Step::Stopped);
@@ -296,6 +404,33 @@ impl Race {
         self.stats.portfolio = self.describe(who, on_device.as_ref());
         self.winner = Some(winner);
         step
+    }
+
+    /// The further GPU member that claimed the answer, if one did (its result is waited for);
+    /// the others' counters, from those that stop within [`GPU_STOP_WAIT`].
+    fn extra_answer(&mut self) -> Option<GpuResult> {
+        let results = self.extra_results.take()?;
+        let want = self.claimed.load(Ordering::Acquire).checked_sub(EXTRA_GPU);
+        let until = Instant::now() + GPU_STOP_WAIT;
+        let (mut answer, mut heard) = (None, 0);
+        while heard < self.extra_started {
+            let wait = until.saturating_duration_since(Instant::now());
+            // The one that claimed is waited for whatever the time: it sends at once.
+            let got = match (want, &answer) {
+                (Some(_), None) => results.recv().ok(),
+                _ => results.recv_timeout(wait).ok(),
+            };
+            let Some((k, engine, step)) = got else { break };
+            heard += 1;
+            self.extra_members += 1;
+            self.extra_searches += engine.stats().gpu_searches;
+            if Some(k) == want {
+                answer = Some((k, engine, step));
+            } else {
+                self.others.add_counts(engine.stats());
+            }
+        }
+        answer
     }
 
     /// Wait for the host member that claimed the answer (or for every member to stop, or for
@@ -336,21 +471,25 @@ impl Race {
 
     /// The `Portfolio` line of `--stats`: who answered, beside whom, and what the host
     /// threads shared.
-    fn describe(&self, host_winner: Option<u32>, gpu: Option<&Stats>) -> String {
+    fn describe(&self, who: Who, gpu: Option<&Stats>) -> String {
         let threads = self.rows.len();
-        let gpu_searches = gpu.map(|s| s.gpu_searches);
-        if threads == 1 && gpu_searches.is_none() {
+        let gpus = usize::from(gpu.is_some()) + self.extra_members;
+        let gpu_searches = gpu.map_or(0, |s| s.gpu_searches) + self.extra_searches;
+        if threads == 1 && gpus == 0 {
             return String::new();
         }
-        let who = match host_winner {
-            Some(_) if threads == 1 => "the CPU engine".to_string(),
-            Some(i) => format!("CPU thread {i} ({})", self.rows[i as usize]),
-            None => "the GPU engine".to_string(),
+        let who = match who {
+            Who::Host(_) if threads == 1 => "the CPU engine".to_string(),
+            Who::Host(i) => format!("CPU thread {i} ({})", self.rows[i as usize]),
+            Who::Gpu(_) if gpus <= 1 => "the GPU engine".to_string(),
+            Who::Gpu(k) => format!("the GPU engine on GPU {k}"),
         };
         let plural = if threads == 1 { "" } else { "s" };
         let mut beside = vec![format!("the CPU engine ({threads} thread{plural})")];
-        if let Some(n) = gpu_searches {
-            beside.push(format!("{n} GPU searches"));
+        match gpus {
+            0 => {}
+            1 => beside.push(format!("{gpu_searches} GPU searches")),
+            n => beside.push(format!("{gpu_searches} GPU searches on {n} GPUs")),
         }
         let mut line = format!("answer from {who}; members: {}", beside.join(" and "));
         if threads > 1 {

@@ -115,7 +115,7 @@ fn a_later_gpu_member_is_built_when_its_completion_is_ready() {
         };
         Ok(Box::new(Fake { answer, stats }) as Box<dyn Engine>)
     });
-    r.add_gpu_later(two_models(), crate::nogoods::complete, build)
+    r.add_gpu_later(two_models(), crate::nogoods::complete, build, Vec::new())
         .unwrap();
     assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Model(model));
     assert!(r.stats().portfolio.contains("answer from the GPU engine"));
@@ -131,7 +131,8 @@ fn a_host_answer_before_the_device_completion_skips_the_gpu_member() {
     let make = HostCompletion::Make(crate::nogoods::complete);
     let mut r = Race::start(two_models(), make, vec![(host, "base")], None).unwrap();
     let build: GpuBuild = Box::new(|_, _| panic!("the GPU member is not needed"));
-    r.add_gpu_later(two_models(), never, build).unwrap();
+    r.add_gpu_later(two_models(), never, build, Vec::new())
+        .unwrap();
     let t = Instant::now();
     assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
     assert!(
@@ -249,21 +250,39 @@ fn pigeons(pigeons: i32, holes: i32) -> GroundProgram {
     crate::ground::analyse(&prog(rules)).unwrap()
 }
 
-/// The GPU member as the search kernel compiled for the host, 4 searches.
-fn emulated(g: &GroundProgram, c: &Completion) -> Result<Box<dyn Engine>, String> {
+/// The GPU member as the search kernel compiled for the host, 4 searches (seed `seed`).
+fn emulated_with(
+    g: &GroundProgram,
+    c: &Completion,
+    seed: u64,
+) -> Result<crate::engine::gpu::many::ManyEngine, String> {
     use crate::engine::gpu::many::{Backend, ManyEngine};
     let opts = crate::engine::DeviceOptions {
         learning: Learning::Res,
         heuristic: Heuristic::Activity,
-        seed: 1,
+        seed,
         sums: crate::engine::Sums::Native,
         searches: Some(4),
         cubes: None,
         split: 1000,
+        gpu: 0,
     };
-    ManyEngine::new(g, c, opts, Backend::Emulated)
-        .map(|e| Box::new(e) as Box<dyn Engine>)
-        .map_err(|e| e.to_string())
+    ManyEngine::new(g, c, opts, Backend::Emulated).map_err(|e| e.to_string())
+}
+
+fn emulated(g: &GroundProgram, c: &Completion) -> Result<Box<dyn Engine>, String> {
+    emulated_with(g, c, 1).map(|e| Box::new(e) as Box<dyn Engine>)
+}
+
+/// The members of `n` further (emulated) GPUs.
+fn further(n: u32) -> Vec<ExtraGpuBuild> {
+    (1..=n)
+        .map(|k| {
+            Box::new(move |g: &GroundProgram, c: &Completion| {
+                emulated_with(g, c, 1 + u64::from(k)).map(|e| Box::new(e) as Box<dyn Engine + Send>)
+            }) as ExtraGpuBuild
+        })
+        .collect()
 }
 
 /// A race of one host thread (its completion made by `host`, slowly, so that the GPU member
@@ -273,9 +292,20 @@ fn with_emulated_gpu(
     host: fn(&GroundProgram) -> Completion,
     device: fn(&GroundProgram) -> Completion,
 ) -> Race {
+    with_emulated_gpus(p, host, device, 0)
+}
+
+/// As [`with_emulated_gpu`], with `more` further emulated GPUs.
+fn with_emulated_gpus(
+    p: GroundProgram,
+    host: fn(&GroundProgram) -> Completion,
+    device: fn(&GroundProgram) -> Completion,
+    more: u32,
+) -> Race {
     let hosts = vec![(opts(Learning::Res, Heuristic::Activity, 1), "base")];
     let mut r = Race::start(p.clone(), HostCompletion::Make(host), hosts, None).unwrap();
-    r.add_gpu_later(p, device, Box::new(emulated)).unwrap();
+    r.add_gpu_later(p, device, Box::new(emulated), further(more))
+        .unwrap();
     r
 }
 
@@ -325,6 +355,67 @@ fn nothing_crosses_to_a_gpu_member_on_another_completion() {
     // closed: the two completions differ.
     let gpu = r.gpu_space.expect("the GPU member joined");
     assert_ne!(host_space(&r), gpu);
-    let line = r.describe(None, Some(&Stats::default()));
+    let line = r.describe(Who::Gpu(0), Some(&Stats::default()));
     assert!(line.contains("no nogoods crossed"), "{line}");
+}
+
+#[test]
+fn a_further_gpu_s_answer_is_the_race_s() {
+    let hosts = vec![(opts(Learning::Res, Heuristic::Activity, 1), "base")];
+    let make = HostCompletion::Make(slow_complete);
+    let mut r = Race::start(two_models(), make, hosts, None).unwrap();
+    // GPU 0's member searches until stopped; GPU 1's answers at once.
+    let stats = Stats {
+        gpu_searches: 5,
+        ..Stats::default()
+    };
+    let gpu0 = stats.clone();
+    let build: GpuBuild = Box::new(move |_, _| {
+        Ok(Box::new(Fake {
+            answer: None,
+            stats: gpu0,
+        }) as Box<dyn Engine>)
+    });
+    let model = Model { atoms: vec![2] };
+    let answer = Some(Ok(Step::Model(model.clone())));
+    let gpu1: ExtraGpuBuild =
+        Box::new(move |_, _| Ok(Box::new(Fake { answer, stats }) as Box<dyn Engine + Send>));
+    r.add_gpu_later(two_models(), crate::nogoods::complete, build, vec![gpu1])
+        .unwrap();
+    assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Model(model));
+    let line = &r.stats().portfolio;
+    assert!(
+        line.contains("answer from the GPU engine on GPU 1"),
+        "{line}"
+    );
+    assert!(line.contains("10 GPU searches on 2 GPUs"), "{line}");
+}
+
+#[test]
+fn several_emulated_gpus_prove_and_enumerate_with_the_host_threads() {
+    fn slow_native(p: &GroundProgram) -> Completion {
+        std::thread::sleep(Duration::from_millis(100));
+        crate::nogoods::complete_native(p)
+    }
+    for more in [1, 2] {
+        let mut r = with_emulated_gpus(
+            pigeons(8, 7),
+            slow_native,
+            crate::nogoods::complete_native,
+            more,
+        );
+        assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Exhausted);
+        // Both models of two_models, each once, whoever answers first.
+        let mut r = with_emulated_gpus(two_models(), slow_complete, crate::nogoods::complete, more);
+        let mut models = Vec::new();
+        loop {
+            match r.next_model(&Limits::none()).unwrap() {
+                Step::Model(m) => models.push(m.atoms),
+                Step::Exhausted => break,
+                Step::Stopped => panic!("stopped without a limit"),
+            }
+        }
+        models.sort();
+        assert_eq!(models, vec![vec![1], vec![2]], "{more} further GPUs");
+    }
 }
