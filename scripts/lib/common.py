@@ -56,6 +56,14 @@ def parse_output(text):
             # yasmin-rs's race: 'Portfolio : answer from the CPU engine; …', 'answer from CPU
             # thread 3 (luby); …' or 'answer from the GPU engine; …'
             stats["portfolio_cpu"] = 1.0 if re.search(r"from (the CPU engine|CPU thread)", line) else 0.0
+            # Several GPUs: '… from the GPU engine on GPU 2; members: … and N GPU searches on
+            # 4 GPUs' (the decision race) or '… the GPU engine on 4 GPUs, …' (optimisation).
+            g = re.search(r"on (\d+) GPUs", line)
+            stats["portfolio_gpus"] = float(g.group(1)) if g else (
+                1.0 if re.search(r"GPU searches|the GPU engine \(", line) else 0.0)
+            g = re.search(r"from the GPU engine on GPU (\d+)", line)
+            if g:
+                stats["portfolio_gpu_answered"] = float(g.group(1))
         elif line.startswith("Time") and "(Solving:" in line:
             # 'Time : 7.132s (Solving: 7.00s 1st Model: …)': clingo gives its search time only here
             m = re.search(r"\(Solving: ([0-9.]+)s", line)

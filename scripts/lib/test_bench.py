@@ -151,6 +151,24 @@ class Parse(unittest.TestCase):
         self.assertEqual(common.parse_output(text)["optimization"], [9, 19, 94])
         self.assertIsNone(common.parse_output("SATISFIABLE\nTime : 1.0s\n")["optimization"])
 
+    def test_portfolio_line_names_the_gpus_and_the_answering_one(self):
+        def stats(line):
+            return common.parse_output("SATISFIABLE\nPortfolio    : " + line + "\n")["stats"]
+        s = stats("answer from the GPU engine on GPU 2; members: the CPU engine (12 threads) "
+                  "and 800 GPU searches on 4 GPUs")
+        self.assertEqual((s["portfolio_cpu"], s["portfolio_gpus"], s["portfolio_gpu_answered"]),
+                         (0.0, 4.0, 2.0))
+        s = stats("answer from CPU thread 0 (auto); members: the CPU engine (2 threads) and "
+                  "200 GPU searches")
+        self.assertEqual((s["portfolio_cpu"], s["portfolio_gpus"]), (1.0, 1.0))
+        self.assertNotIn("portfolio_gpu_answered", s)
+        s = stats("last model from CPU thread 1 (luby); members: the CPU engine (2 threads and "
+                  "the GPU engine on 3 GPUs, optimising together)")
+        self.assertEqual(s["portfolio_gpus"], 3.0)
+        s = stats("answer from CPU thread 1 (luby); members: the CPU engine (4 threads); CPU "
+                  "threads shared 3 nogoods, imported 2")
+        self.assertEqual(s["portfolio_gpus"], 0.0)
+
 
 class Measure(unittest.TestCase):
     def test_peak_memory_is_the_solvers_own(self):
