@@ -3,7 +3,8 @@
 //! Invariant: for every generated program, the multiset of answer sets yasmin-rs prints with
 //! `-n 0` (each answer set a sorted list of shown atoms) equals clingo's, for both learning
 //! schemes with the default `--decide=rules` and for one of them (alternating from program to
-//! program) with `--decide=vars` (host engine only), and the exit code says the same (20 none, 30 all found). A mismatch prints the
+//! program) with `--decide=vars` (host engine only), on every other program with
+//! `--decide=alternate` switching every 3 conflicts, and the exit code says the same (20 none, 30 all found). A mismatch prints the
 //! program and both answers, saves the program as `tests/regress/diff-<kind>-<seed>.lp`, and
 //! fails the test. Disjunctive programs that are not head-cycle-free (written so, or made so by
 //! gringo from a recursive non-monotone sum) are compared like any other (the minimality check,
@@ -213,7 +214,8 @@ const MINIMALITY: &str = "\nMinimality   :";
 
 /// Compare one program against clingo for every learning scheme (`--decide=rules`), and, when
 /// the engine is the host's, for `LEARNING[vars_with % 2]` with `--decide=vars` and for
-/// `--learning=fwd --fwd-cut=FWD_CUT[(vars_with / 2) % 2]` with `DECIDE[vars_with % 2]`; `Err`
+/// `--learning=fwd --fwd-cut=FWD_CUT[(vars_with / 2) % 2]` with `DECIDE[vars_with % 2]`, and on
+/// odd `vars_with` for `LEARNING[(vars_with / 2) % 2]` with `--decide=alternate`; `Err`
 /// describes a mismatch.
 fn check_program(
     text: &str,
@@ -251,6 +253,11 @@ fn check_program(
         LEARNING.iter().map(|&l| (l, DECIDE[0], None)).collect();
     if engine == "cpu" {
         runs.push((LEARNING[vars_with % 2], DECIDE[1], None));
+        // Decisions on variables and on rules in turns, switching every few conflicts
+        // (YASMIN_DECIDE_TURN), on every other program.
+        if vars_with % 2 == 1 {
+            runs.push((LEARNING[(vars_with / 2) % 2], "alternate", None));
+        }
         runs.push((
             "fwd",
             DECIDE[vars_with % 2],
@@ -296,6 +303,9 @@ fn check_program(
         cmd.arg(aspif)
             .args(&args)
             .args(["--time-limit", &limit.to_string()]);
+        if decide == "alternate" {
+            cmd.env("YASMIN_DECIDE_TURN", "3");
+        }
         if emulated_gpu {
             // One GPU, or two on every other program (a member on each).
             cmd.env("YASMIN_GPU_EMULATED", ["1", "2"][(vars_with / 2) % 2]);

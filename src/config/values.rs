@@ -58,6 +58,7 @@ values!(Sums {
 values!(Decide {
     Rules => "rules", "applicable rules (the paper's ASP computations)";
     Vars => "vars", "any variable, clasp's way (host engine)";
+    Alternate => "alternate", "vars and rules taking turns at restarts, 2000 conflicts each at first, doubling (host engine)";
 });
 
 values!(FwdCut {

@@ -52,6 +52,16 @@ pub enum Decide {
     Rules,
     /// Any variable, clasp's way (host engine only).
     Vars,
+    /// `Vars` and `Rules` taking turns (host engine only; `engine/cpu/decide_turns.rs`).
+    Alternate,
+}
+
+impl Decide {
+    /// Whether decisions on any variable are made (always or in turns): progress saving and
+    /// its phase switch apply.
+    pub fn on_vars(self) -> bool {
+        matches!(self, Decide::Vars | Decide::Alternate)
+    }
 }
 
 /// The nogood forward learning keeps of a conflict.
@@ -183,8 +193,10 @@ impl SearchRow {
     /// The first value of the row that only the host engine honours, as its option
     /// (`--decide=vars`), or `None` when the device engine runs the row.
     pub fn host_only(&self) -> Option<String> {
-        if self.decide == Some(Decide::Vars) {
-            return Some("--decide=vars".into());
+        match self.decide {
+            Some(Decide::Vars) => return Some("--decide=vars".into()),
+            Some(Decide::Alternate) => return Some("--decide=alternate".into()),
+            _ => {}
         }
         if let Some(SaveProgress::Over(n)) = self.save_progress {
             return Some(format!("--save-progress={n}"));

@@ -118,14 +118,14 @@ pub fn host_options(
         ));
     }
     let save_progress = match (given.save_progress, row.save_progress) {
-        (Some(SaveProgress::Over(_)), _) if decide != Decide::Vars => {
+        (Some(SaveProgress::Over(_)), _) if !decide.on_vars() => {
             return Err(usage(
                 "--save-progress needs --decide=vars (decisions on rules have fixed signs)",
             ))
         }
         (Some(SaveProgress::Over(n)), _) => Some(n),
         (Some(SaveProgress::Off), _) => None,
-        (None, Some(SaveProgress::Over(n))) if decide == Decide::Vars => Some(n),
+        (None, Some(SaveProgress::Over(n))) if decide.on_vars() => Some(n),
         (None, _) => None,
     };
     let phase_switch = match (given.phase_switch, row.phase_switch) {
@@ -254,7 +254,7 @@ mod tests {
 
     fn consistent(o: &HostOptions) -> bool {
         (o.learning == Learning::Fwd || o.fwd_cut == FwdCut::Decisions)
-            && (o.decide == Decide::Vars || o.save_progress.is_none())
+            && (o.decide.on_vars() || o.save_progress.is_none())
             && (o.save_progress.is_some() || o.phase_switch.is_none())
     }
 

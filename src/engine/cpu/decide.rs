@@ -85,6 +85,8 @@ pub struct Rules {
     /// Atom → conjunctive bodies with it as a positive literal.
     pub pos_occ: Csr,
     pub pos_missing: Vec<u32>,
+    /// By body: its positive atoms (`pos_missing` with no atom true).
+    pos_len: Vec<u32>,
     body_has_head: Vec<bool>,
     body_has_choice: Vec<bool>,
     candidate: Vec<bool>,
@@ -125,6 +127,7 @@ impl Rules {
             }
         }
         Rules {
+            pos_len: pos_missing.clone(),
             body_var: c.body_var.clone(),
             rule_body: g.rules.iter().map(|r| r.body).collect(),
             rule_choice: g.rules.iter().map(|r| r.choice).collect(),
@@ -137,6 +140,19 @@ impl Rules {
             body_has_head,
             body_has_choice,
             candidate,
+        }
+    }
+
+    /// `pos_missing` counted again from `a` (after decisions on variables, which let the
+    /// counters rest).
+    pub fn recount(&mut self, a: &Assignment, num_atoms: u32) {
+        self.pos_missing.copy_from_slice(&self.pos_len);
+        for v in 1..=num_atoms {
+            if a.holds(Lit::t(v)) {
+                for &b in self.pos_occ.get(v as usize) {
+                    self.pos_missing[b as usize] -= 1;
+                }
+            }
         }
     }
 

@@ -81,6 +81,14 @@ impl Scores {
         self.pos[v as usize] != NOT_IN
     }
 
+    /// Empty the queue (the scores stay).
+    pub fn clear(&mut self) {
+        for e in &self.heap {
+            self.pos[e.var as usize] = NOT_IN;
+        }
+        self.heap.clear();
+    }
+
     pub fn insert(&mut self, v: Var) {
         if self.contains(v) {
             return;

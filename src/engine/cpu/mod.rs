@@ -35,6 +35,7 @@
 mod assign;
 mod assume;
 mod decide;
+mod decide_turns;
 mod decide_vars;
 // `--heuristic=domain`: the program's #heuristic directives.
 mod domain;
@@ -106,6 +107,8 @@ pub struct CpuEngine {
     phases: Phases,
     /// `--phase-switch`.
     switch: Option<decide_vars::PhaseSwitch>,
+    /// `--decide=alternate`: when decisions switch between variables and rules.
+    turns: Option<decide_turns::Turns>,
     /// `--heuristic=domain` (with `--decide=vars`).
     domain: Option<domain::Domain>,
     deps: Deps,
@@ -175,7 +178,7 @@ impl CpuEngine {
         let input = (0..db.len()).map(|i| lits_of(db.nogood(i)));
         let scores = Scores::new(opts.heuristic, num_vars, input, opts.seed);
         let rules = Rules::new(g, c, num_vars);
-        let vars = opts.decide == Decide::Vars;
+        let vars = opts.decide.on_vars();
         let mut phases = if vars {
             Phases::new(num_vars, |v| {
                 v > g.num_atoms && !rules.var_bodies.get(v as usize).is_empty()
@@ -213,6 +216,7 @@ impl CpuEngine {
             vars,
             phases,
             switch,
+            turns: (opts.decide == Decide::Alternate).then(decide_turns::Turns::new),
             domain: (vars && opts.heuristic == super::Heuristic::Domain)
                 .then(|| domain::Domain::new(&g.heuristics)),
             restarts: Schedule::new(opts.restarts),
@@ -289,9 +293,16 @@ impl CpuEngine {
                 .switch
                 .as_mut()
                 .is_some_and(|s| s.due(self.stats.conflicts, &mut self.phases));
-            if self.restarts.due(self.stats.conflicts) || switched {
+            let turn = self
+                .turns
+                .as_mut()
+                .is_some_and(|t| t.due(self.stats.conflicts, self.vars));
+            if self.restarts.due(self.stats.conflicts) || switched || turn {
                 self.stats.restarts += 1;
                 self.backtrack(0);
+                if turn {
+                    self.switch_decisions();
+                }
                 self.import();
                 continue;
             }

@@ -218,7 +218,7 @@ pub fn to_clingo(p: &Program) -> String {
 /// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`, `--phase-switch`,
 /// `--restarts`.
 #[rustfmt::skip]
-const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>, RestartPolicy); 16] = [
+const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>, RestartPolicy); 18] = [
     (Learning::Res, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
     (Learning::Res, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
     (Learning::Res, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
@@ -235,6 +235,9 @@ const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>, 
     (Learning::Fwd, Heuristic::Occ, Decide::Rules, None, FwdCut::Lits, None, RestartPolicy::Luby),
     (Learning::Fwd, Heuristic::Activity, Decide::Rules, None, FwdCut::Lits, None, RestartPolicy::Luby),
     (Learning::Fwd, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Lits, Some(1), RestartPolicy::Dynamic),
+    // Decisions on variables and rules switching after every conflict (`decide_turns.rs`).
+    (Learning::Res, Heuristic::Activity, Decide::Alternate, Some(0), FwdCut::Decisions, Some(1), RestartPolicy::Dynamic),
+    (Learning::Fwd, Heuristic::Jw, Decide::Alternate, None, FwdCut::Lits, None, RestartPolicy::Luby),
 ];
 
 #[test]
@@ -258,6 +261,7 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
                 ..opts(learning, heuristic, seed)
             };
             let mut e = engine_for(&p, o);
+            e.switch_decisions_after(1);
             let mut got = all_models(&mut e);
             // Model atoms beyond the program's are never true; compare over 1..=max_atom.
             got.sort();
