@@ -94,11 +94,18 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     // builds what it needs (native sums, the engine on the worker thread), not the device's.
     // With a usable GPU, the kernel compiles (or loads from the cache) while the program is
     // read and prepared, unless `auto` will search on one host thread (`threads::takes_nogoods`).
-    // `auto` searches on every GPU there is, or on `--gpus`.
+    // `auto` searches on every GPU there is, or on `--gpus`. Asking the driver starts it
+    // (seconds on some machines): a phase of its own in `--stats`.
+    let mut phases = phases::Phases::new(config.stats);
     let gpus = match emulated_gpus() {
         Some(n) => Ok(n),
         None if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) => {
-            crate::engine::gpu::count()
+            let n = crate::engine::gpu::count();
+            let found = n
+                .as_ref()
+                .map_or("none usable".into(), |n| format!("{n} found"));
+            phases.end_with("GPUs", &found);
+            n
         }
         None => Err(String::new()),
     };
@@ -158,7 +165,6 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         deadline,
         interrupt: interrupt.clone(),
     };
-    let mut phases = phases::Phases::new(config.stats);
     // The host engine's completion (native sums) only when it is certain to search; built on
     // the worker when it searches alone (one thread).
     let host_only = plan.host.filter(|_| plan.kind == EngineKind::Cpu);
