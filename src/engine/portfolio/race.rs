@@ -512,6 +512,19 @@ impl Race {
                 line.push_str("; no nogoods crossed to the GPU (another completion)");
             }
         }
+        if self.extra_members > 0 {
+            // The further GPUs' ports follow GPU 0's.
+            let last = self
+                .exchange
+                .members()
+                .min(threads + 1 + self.extra_started);
+            let (out, inn) = (threads + 1..last)
+                .map(|m| self.exchange.counts(m))
+                .fold((0, 0), |(a, b), (o, i)| (a + o, b + i));
+            line.push_str(&format!(
+                "; the further GPUs gave {out} nogoods and took {inn}"
+            ));
+        }
         line
     }
 }

@@ -389,6 +389,10 @@ fn a_further_gpu_s_answer_is_the_race_s() {
         "{line}"
     );
     assert!(line.contains("10 GPU searches on 2 GPUs"), "{line}");
+    assert!(
+        line.contains("the further GPUs gave 0 nogoods and took 0"),
+        "{line}"
+    );
 }
 
 #[test]
