@@ -347,17 +347,13 @@ fn engine_gpu_without_a_gpu_is_a_clear_error() {
 /// `yasmin-rs args…` as if the machine had `gpus` GPUs (`YASMIN_GPU_EMULATED`: the device
 /// kernel compiled for the host stands in for each).
 fn with_gpus(gpus: &str, args: &[&str]) -> Run {
-    let out = Command::new(BIN)
+    Command::new(BIN)
         .args(args)
         .env("YASMIN_GPU_EMULATED", gpus)
         .stdin(Stdio::null())
         .output()
-        .expect("run yasmin-rs");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
+        .expect("run yasmin-rs")
+        .into()
 }
 
 #[test]
@@ -540,11 +536,7 @@ fn yasmin_limited(kib: u64, args: &[&str]) -> Run {
         .stdin(Stdio::null())
         .output()
         .expect("run sh");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
+    Run::from(out)
 }
 
 /// Too little memory is a clear error with exit 33, never an abort by signal: an input whose

@@ -14,6 +14,16 @@ pub struct Run {
     pub code: Option<i32>,
 }
 
+impl From<std::process::Output> for Run {
+    fn from(out: std::process::Output) -> Run {
+        Run {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code(),
+        }
+    }
+}
+
 /// `yasmin-rs args…` with `stdin` piped in (or nothing).
 pub fn yasmin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     let mut child = Command::new(BIN)
@@ -28,12 +38,7 @@ pub fn yasmin(args: &[&str], stdin: Option<&[u8]>) -> Run {
         pipe.write_all(bytes).unwrap();
     }
     drop(pipe);
-    let out = child.wait_with_output().unwrap();
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
+    Run::from(child.wait_with_output().unwrap())
 }
 
 /// gringo's aspif for the program `text`.

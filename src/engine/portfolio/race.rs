@@ -71,6 +71,10 @@ enum Who {
 /// What a further GPU's member ends with: its GPU, its engine, its step.
 type GpuResult = (u32, Box<dyn Engine + Send>, Step);
 
+/// What a further GPU's thread sends when it ends: its GPU, its engine (`None`: it could not
+/// be built), its step.
+type GpuEnded = (u32, Option<Box<dyn Engine + Send>>, Step);
+
 /// The GPU member on its way: the device's completion, made on a thread of its own, and what
 /// builds the member from it.
 struct GpuPending {
@@ -92,7 +96,7 @@ pub struct Race {
     gpu_pending: Option<GpuPending>,
     /// The further GPUs' members that started (on threads of their own), and their results.
     extra_started: usize,
-    extra_results: Option<Receiver<GpuResult>>,
+    extra_results: Option<Receiver<GpuEnded>>,
     /// The further GPUs' members heard from at the end, and their searches.
     extra_members: usize,
     extra_searches: u64,
@@ -246,6 +250,7 @@ impl Race {
                     Ok(e) => e,
                     Err(why) => {
                         eprintln!("*** Info : (yasmin-rs): GPU {k} does not take part: {why}");
+                        let _ = tx.send((k, None, Step::Stopped));
                         return;
                     }
                 };
@@ -262,7 +267,7 @@ impl Race {
                 {
                     stop.store(true, Ordering::Relaxed);
                 }
-                let _ = tx.send((k, engine, step));
+                let _ = tx.send((k, Some(engine), step));
             });
             match started {
                 Ok(()) => self.extra_started += 1,
@@ -422,6 +427,7 @@ impl Race {
             };
             let Some((k, engine, step)) = got else { break };
             heard += 1;
+            let Some(engine) = engine else { continue };
             self.extra_members += 1;
             self.extra_searches += engine.stats().gpu_searches;
             if Some(k) == want {
