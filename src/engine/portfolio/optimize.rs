@@ -292,6 +292,7 @@ impl OptRace {
             }
             Err(TryRecvError::Disconnected) => {
                 eprintln!("*** Warn : (yasmin-rs): the device's completion failed; the CPU engine goes on");
+                self.tx = None;
                 return;
             }
         };
