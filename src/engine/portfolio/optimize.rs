@@ -23,7 +23,6 @@
 //! search there as the host threads do (a member number after theirs, the same reports).
 
 use super::race::{complete_beside, spawn, ExtraGpuBuild, GpuBuild};
-use crate::engine::cpu::CpuEngine;
 use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
@@ -236,43 +235,6 @@ impl OptRace {
             extra,
         });
         Ok(())
-    }
-
-    /// Start the further GPUs' members on `program`, each a member of its own number.
-    fn start_extra(
-        &mut self,
-        extra: Vec<ExtraGpuBuild>,
-        program: &Arc<(GroundProgram, Completion)>,
-    ) {
-        for (k, build) in (1u32..).zip(extra) {
-            let i = self.ctl.join();
-            let Some(tx) = self.tx.clone() else { return };
-            let (program, ctl) = (program.clone(), self.ctl.clone());
-            let deadline = self.deadline;
-            let started = spawn(&format!("opt-gpu-{k}"), move || {
-                if ctl.stop.load(Ordering::Relaxed) {
-                    let _ = tx.send(Report::Done(i, None));
-                    return;
-                }
-                match build(&program.0, &program.1) {
-                    Ok(engine) => {
-                        drop(program);
-                        search(i, engine, ctl, deadline, tx)
-                    }
-                    Err(why) => {
-                        eprintln!("*** Info : (yasmin-rs): GPU {k} does not take part: {why}");
-                        let _ = tx.send(Report::Done(i, None));
-                    }
-                }
-            });
-            match started {
-                Ok(()) => {
-                    self.running += 1;
-                    self.gpu_members.push((i, k));
-                }
-                Err(e) => eprintln!("*** Warn : (yasmin-rs): {e}; GPU {k} does not take part"),
-            }
-        }
     }
 
     /// Build the pending GPU member if its completion is ready, under the newest bound.
@@ -526,66 +488,6 @@ impl OptRace {
     }
 }
 
-/// Thread `i`: build the engine, then search, reporting each model and bounding itself below
-/// it, taking the newest common bound whenever poked, until it proves its bound optimal or is
-/// stopped; then hand its engine back.
-fn member(
-    i: u32,
-    program: Arc<(GroundProgram, Completion)>,
-    opts: HostOptions,
-    ctl: Arc<Control>,
-    deadline: Option<Instant>,
-    tx: Sender<Report>,
-) {
-    if ctl.stop.load(Ordering::Relaxed) {
-        let _ = tx.send(Report::Done(i, None));
-        return;
-    }
-    let engine = CpuEngine::new(&program.0, &program.1, opts);
-    drop(program);
-    search(i, Box::new(engine), ctl, deadline, tx);
-}
-
-/// Member `i`'s search (a host thread's, or a further GPU's) with its `engine`.
-fn search(
-    i: u32,
-    mut engine: MemberEngine,
-    ctl: Arc<Control>,
-    deadline: Option<Instant>,
-    tx: Sender<Report>,
-) {
-    let (poke, limits) = ctl.wait_for_go(i, deadline);
-    let mut seen = 0;
-    while !ctl.stop.load(Ordering::Relaxed) && !deadline.is_some_and(|d| Instant::now() >= d) {
-        // Clear the poke before reading the bound: a bound set later pokes again.
-        poke.store(false, Ordering::Relaxed);
-        if let Some((v, b)) = ctl.newer_bound(seen) {
-            seen = v;
-            if engine.set_bound(&b).is_err() {
-                break;
-            }
-        }
-        match engine.next_model(&limits).unwrap_or(Step::Stopped) {
-            Step::Model(m) => {
-                let Some(costs) = engine.costs() else { break };
-                let own = Bound {
-                    costs: costs.iter().map(|&c| Some(c)).collect(),
-                    strict: true,
-                };
-                if tx.send(Report::Model(i, m, costs)).is_err() || engine.set_bound(&own).is_err() {
-                    break;
-                }
-            }
-            Step::Exhausted => {
-                let _ = tx.send(Report::Exhausted(i));
-                break;
-            }
-            Step::Stopped => {}
-        }
-    }
-    let _ = tx.send(Report::Done(i, Some(engine)));
-}
-
 impl Engine for OptRace {
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         let step = match &mut self.solo {
@@ -653,6 +555,10 @@ impl Drop for OptRace {
         self.ctl.stop_all();
     }
 }
+
+#[path = "optimize_members.rs"]
+mod members;
+use members::member;
 
 #[path = "optimize_cores.rs"]
 mod cores;

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::engine::cpu::tests::{opts, prog};
+use crate::engine::cpu::CpuEngine;
 use crate::engine::gpu::many::{Backend, ManyEngine};
 use crate::engine::{DeviceOptions, Heuristic, Learning};
 use lparse::{Minimize, ProgramBuilder, Rule, WLit};

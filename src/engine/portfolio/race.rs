@@ -30,17 +30,13 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Who claimed the answer ([`Race::claim`]): nobody, GPU 0's member, host member `HOST + i`,
-/// or GPU k's member `EXTRA_GPU + k` (k ≥ 1).
+/// or GPU k's member `EXTRA_GPU + k` (k ≥ 1, `race_gpus.rs`).
 const NOBODY: u32 = 0;
 const GPU: u32 = 1;
 const HOST: u32 = 2;
-const EXTRA_GPU: u32 = 1 << 20;
 /// Exchange ports for GPU members (after the host threads'); a GPU beyond them searches
 /// without sharing.
 const GPU_PORTS: usize = 16;
-/// How long the end of the race waits for the other GPUs' members to stop (a time slice of the
-/// GPU engine is at most 100 ms), so that no GPU is still busy when the run ends.
-const GPU_STOP_WAIT: Duration = Duration::from_millis(500);
 
 /// How often the relay passes the user's Ctrl-C to the members, and the caller looks at the
 /// host members' results.
@@ -56,24 +52,12 @@ type HostResult = (u32, Option<CpuEngine>, Step);
 /// where the GPU member then searches); `Err` says why it cannot run.
 pub type GpuBuild = Box<dyn FnOnce(&GroundProgram, &Completion) -> Result<Box<dyn Engine>, String>>;
 
-/// Builds the member of a further GPU (GPU 1, 2, ...) on a thread of its own, where it then
-/// searches.
-pub type ExtraGpuBuild =
-    Box<dyn FnOnce(&GroundProgram, &Completion) -> Result<Box<dyn Engine + Send>, String> + Send>;
-
 /// Who answered: host member `i`, or the member of GPU `k`.
 #[derive(Clone, Copy)]
 enum Who {
     Host(u32),
     Gpu(u32),
 }
-
-/// What a further GPU's member ends with: its GPU, its engine, its step.
-type GpuResult = (u32, Box<dyn Engine + Send>, Step);
-
-/// What a further GPU's thread sends when it ends: its GPU, its engine (`None`: it could not
-/// be built), its step.
-type GpuEnded = (u32, Option<Box<dyn Engine + Send>>, Step);
 
 /// The GPU member on its way: the device's completion, made on a thread of its own, and what
 /// builds the member from it.
@@ -222,61 +206,6 @@ impl Race {
         Ok(())
     }
 
-    /// Start the further GPUs' members on `program` (the device's completion, of variable
-    /// space `space`), each on a thread of its own, searching until the race's stop.
-    fn start_extra(
-        &mut self,
-        extra: Vec<ExtraGpuBuild>,
-        program: &Arc<(GroundProgram, Completion)>,
-        space: u64,
-        deadline: Option<Instant>,
-    ) {
-        let (tx, rx) = mpsc::channel();
-        for (k, build) in (1u32..).zip(extra) {
-            let port = self.rows.len() + k as usize;
-            let link = (port < self.exchange.members()).then(|| {
-                let port = self.exchange.port(port as u32);
-                DeviceLink::new(port, self.host_space.clone(), space, self.stop.clone())
-            });
-            let (program, tx) = (program.clone(), tx.clone());
-            let (stop, claimed) = (self.stop.clone(), self.claimed.clone());
-            let limits = Limits {
-                deadline,
-                interrupt: stop.clone(),
-                progress: None,
-            };
-            let started = spawn(&format!("gpu-{k}"), move || {
-                let mut engine = match build(&program.0, &program.1) {
-                    Ok(e) => e,
-                    Err(why) => {
-                        eprintln!("*** Info : (yasmin-rs): GPU {k} does not take part: {why}");
-                        let _ = tx.send((k, None, Step::Stopped));
-                        return;
-                    }
-                };
-                drop(program);
-                if let Some(link) = link {
-                    engine.share_with_host(link);
-                }
-                let step = engine.next_model(&limits).unwrap_or_else(|e| {
-                    eprintln!("*** Warn : (yasmin-rs): the GPU engine on GPU {k} failed ({e})");
-                    Step::Stopped
-                });
-                if matches!(step, Step::Model(_) | Step::Exhausted)
-                    && claim(&claimed, EXTRA_GPU + k)
-                {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                let _ = tx.send((k, Some(engine), step));
-            });
-            match started {
-                Ok(()) => self.extra_started += 1,
-                Err(e) => eprintln!("*** Warn : (yasmin-rs): {e}; GPU {k} does not take part"),
-            }
-        }
-        self.extra_results = Some(rx);
-    }
-
     /// Wait for the pending GPU member's completion (while no host member has answered and
     /// the limits hold), then build it here.
     fn await_gpu(&mut self, limits: &Limits) {
@@ -409,34 +338,6 @@ impl Race {
         self.stats.portfolio = self.describe(who, on_device.as_ref());
         self.winner = Some(winner);
         step
-    }
-
-    /// The further GPU member that claimed the answer, if one did (its result is waited for);
-    /// the others' counters, from those that stop within [`GPU_STOP_WAIT`].
-    fn extra_answer(&mut self) -> Option<GpuResult> {
-        let results = self.extra_results.take()?;
-        let want = self.claimed.load(Ordering::Acquire).checked_sub(EXTRA_GPU);
-        let until = Instant::now() + GPU_STOP_WAIT;
-        let (mut answer, mut heard) = (None, 0);
-        while heard < self.extra_started {
-            let wait = until.saturating_duration_since(Instant::now());
-            // The one that claimed is waited for whatever the time: it sends at once.
-            let got = match (want, &answer) {
-                (Some(_), None) => results.recv().ok(),
-                _ => results.recv_timeout(wait).ok(),
-            };
-            let Some((k, engine, step)) = got else { break };
-            heard += 1;
-            let Some(engine) = engine else { continue };
-            self.extra_members += 1;
-            self.extra_searches += engine.stats().gpu_searches;
-            if Some(k) == want {
-                answer = Some((k, engine, step));
-            } else {
-                self.others.add_counts(engine.stats());
-            }
-        }
-        answer
     }
 
     /// Wait for the host member that claimed the answer (or for every member to stop, or for
@@ -632,6 +533,11 @@ impl Drop for Race {
         self.stop.store(true, Ordering::Relaxed);
     }
 }
+
+#[path = "race_gpus.rs"]
+mod gpus;
+pub use gpus::ExtraGpuBuild;
+use gpus::GpuEnded;
 
 #[cfg(test)]
 #[path = "race_tests.rs"]
