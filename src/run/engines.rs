@@ -94,15 +94,26 @@ pub(super) fn make_engine(
     } else {
         Backend::Device
     };
-    // `auto`'s members on GPU 1, 2, ... (`--gpus`): the engine `make` builds, each with a
-    // seed of its own (search i of GPU k seeds with (seed + k) · 1000003 + i, apart from every
-    // other GPU's).
+    // The GPU engine's constructors (decision or optimisation).
     type Make = fn(
         &crate::ground::GroundProgram,
         &crate::nogoods::Completion,
         crate::engine::DeviceOptions,
         Backend,
     ) -> Result<gpu::many::ManyEngine, crate::engine::EngineError>;
+    // `auto`'s member on GPU 0: the engine `make` builds, on the caller's thread.
+    let first_gpu = |make: Make| -> GpuBuild {
+        let device = plan.device;
+        Box::new(move |ground, completion| {
+            let opts = device.expect("a plan for auto has the GPU engine's options");
+            make(ground, completion, opts, backend)
+                .map(|e| Box::new(e) as Box<dyn Engine>)
+                .map_err(|e| e.to_string())
+        })
+    };
+    // `auto`'s members on GPU 1, 2, ... (`--gpus`): the engine `make` builds, each with a
+    // seed of its own (search i of GPU k seeds with (seed + k) · 1000003 + i, apart from every
+    // other GPU's).
     let extra_gpus = |make: Make| -> Vec<ExtraGpuBuild> {
         let Some(device) = plan.device else {
             return Vec::new();
@@ -131,13 +142,7 @@ pub(super) fn make_engine(
             let mut race =
                 OptRace::start(ground.clone(), completion, hosts(), deadline, cores.clone())
                     .map_err(engine_failure)?;
-            let device = plan.device;
-            let build: GpuBuild = Box::new(move |ground, completion| {
-                let opts = device.expect("a plan for auto has the GPU engine's options");
-                gpu::many::ManyEngine::optimising(ground, completion, opts, backend)
-                    .map(|e| Box::new(e) as Box<dyn Engine>)
-                    .map_err(|e| e.to_string())
-            });
+            let build = first_gpu(gpu::many::ManyEngine::optimising);
             let complete = prepare::completer(Some(plan.device_sums()));
             let extra = extra_gpus(gpu::many::ManyEngine::optimising);
             race.add_gpu_later(ground, complete, build, extra)
@@ -178,13 +183,7 @@ pub(super) fn make_engine(
             let complete = HostCompletion::Make(prepare::completer(Some(host_opts().sums)));
             let mut race =
                 Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
-            let device = plan.device;
-            let build: GpuBuild = Box::new(move |ground, completion| {
-                let opts = device.expect("a plan for auto has the GPU engine's options");
-                gpu::many::ManyEngine::new(ground, completion, opts, backend)
-                    .map(|e| Box::new(e) as Box<dyn Engine>)
-                    .map_err(|e| e.to_string())
-            });
+            let build = first_gpu(gpu::many::ManyEngine::new);
             let extra = extra_gpus(gpu::many::ManyEngine::new);
             let complete = prepare::completer(Some(plan.device_sums()));
             race.add_gpu_later(ground, complete, build, extra)
