@@ -96,7 +96,8 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     // `auto` searches on every GPU there is, or on `--gpus`. Asking the driver starts it
     // (seconds on some machines): a phase of its own in `--stats`.
     let mut phases = phases::Phases::new(config.stats);
-    let gpus = match emulated_gpus() {
+    let emulated = emulated_gpus();
+    let gpus = match emulated {
         Some(n) => Ok(n),
         None if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) => {
             let n = crate::engine::gpu::count();
@@ -119,7 +120,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
         }
         plan.gpus = config.gpus.unwrap_or(*n);
     }
-    if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) && emulated_gpus().is_none() {
+    if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) && emulated.is_none() {
         let host_only = plan.kind == EngineKind::Auto && threads::takes_nogoods(config);
         match gpus {
             Ok(_) if host_only => {}

@@ -7,7 +7,7 @@
                  --corpus DIR (scripts/gen-corpus.sh) also DIR packed as corpus.tar.xz.
   device smoke   GPU machine: the examples through --engine=gpu with both learning schemes and
                  1, 7, 200 searches, and through the whole machine (auto, -t N; on a host with
-                 several GPUs also with a member on each), against their
+                 several GPUs auto has a member on each), against their
                  known model counts; compute-sanitizer memcheck and racecheck on two of them
                  (SANITIZE=0 skips them).
   device accept  GPU machine: the acceptance check in parts (scripts/lib/accept.sh).
@@ -104,12 +104,9 @@ def optimum(stdout):
                  if l.startswith("Optimization :")), None)
 
 
-def gpu_count():
-    """The GPUs nvidia-smi lists (0 without it)."""
-    if not shutil.which("nvidia-smi"):
-        return 0
-    p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True)
-    return sum(1 for l in p.stdout.splitlines() if l.startswith("GPU "))
+def models(stdout):
+    """The count of the `Models` line, or None."""
+    return next((l.split()[2] for l in stdout.splitlines() if l.startswith("Models")), None)
 
 
 def smoke(args):
@@ -123,8 +120,7 @@ def smoke(args):
                 p = subprocess.run([binary, "examples/%s.aspif" % name, "-n", "0", "-q",
                                     "--engine=gpu", "--learning=" + learning,
                                     "--gpu-searches=%d" % n], capture_output=True, text=True)
-                got = next((l.split()[2] for l in p.stdout.splitlines()
-                            if l.startswith("Models")), None)
+                got = models(p.stdout)
                 if got != str(want):
                     fails += 1
                     print("SMOKE FAIL %s %s searches=%d: %s models, want %d (exit %d)"
@@ -135,8 +131,7 @@ def smoke(args):
                       ["--engine=cpu", "-t", "16"], ["--engine=auto", "--learning=fwd"]):
             p = subprocess.run([binary, "examples/%s.aspif" % name, "-n", "0", "-q"] + extra,
                                capture_output=True, text=True)
-            got = next((l.split()[2] for l in p.stdout.splitlines()
-                        if l.startswith("Models")), None)
+            got = models(p.stdout)
             if got != str(want):
                 fails += 1
                 print("SMOKE FAIL %s %s: %s models, want %d (exit %d)"
@@ -155,30 +150,6 @@ def smoke(args):
                 fails += 1
                 print("SMOKE FAIL %s %s: optimum %s, want %s (exit %d)"
                       % (name, " ".join(extra), got, want, p.returncode))
-    # Several GPUs (a multi-GPU host): `auto` with a member on each, models and optimum as
-    # before.
-    gpus = gpu_count()
-    if gpus > 1:
-        for name, want in SMOKE:
-            p = subprocess.run([binary, "examples/%s.aspif" % name, "-n", "0", "-q", "--stats",
-                                "--engine=auto", "-t", "2"], capture_output=True, text=True)
-            got = next((l.split()[2] for l in p.stdout.splitlines()
-                        if l.startswith("Models")), None)
-            line = next((l for l in p.stdout.splitlines() if l.startswith("Portfolio")), "")
-            # (The examples are answered before the GPU members are built: the line names
-            # them only on a longer search.)
-            if got != str(want):
-                fails += 1
-                print("SMOKE FAIL %s auto on %d GPUs: %s models, want %d (exit %d): %s"
-                      % (name, gpus, got, want, p.returncode, line))
-        for name, want in SMOKE_OPT:
-            p = subprocess.run([binary, "examples/%s.aspif" % name, "-n", "0", "-q", "--stats",
-                                "--engine=auto", "-t", "2"], capture_output=True, text=True)
-            if optimum(p.stdout) != want:
-                fails += 1
-                print("SMOKE FAIL %s auto on %d GPUs: optimum %s, want %s (exit %d)"
-                      % (name, gpus, optimum(p.stdout), want, p.returncode))
-        print("auto on %d GPUs: %s" % (gpus, line))
     p = subprocess.run([binary, "examples/queens.aspif", "-n", "1", "--stats"],
                        capture_output=True, text=True)
     # Where a small run's time goes on this machine: the driver's start (the GPUs phase)

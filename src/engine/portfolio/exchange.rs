@@ -93,6 +93,12 @@ impl Exchange {
         )
     }
 
+    /// Nogoods members `ms` published and imported, summed.
+    pub fn counts_of(&self, ms: std::ops::Range<usize>) -> (u64, u64) {
+        ms.map(|m| self.counts(m))
+            .fold((0, 0), |(a, b), (o, i)| (a + o, b + i))
+    }
+
     pub fn members(&self) -> usize {
         self.published.len()
     }

@@ -400,9 +400,7 @@ impl Race {
         }
         let mut line = format!("answer from {who}; members: {}", beside.join(" and "));
         if threads > 1 {
-            let (out, inn) = (0..threads)
-                .map(|m| self.exchange.counts(m))
-                .fold((0, 0), |(a, b), (o, i)| (a + o, b + i));
+            let (out, inn) = self.exchange.counts_of(0..threads);
             line.push_str(&format!(
                 "; CPU threads shared {out} nogoods, imported {inn}"
             ));
@@ -425,9 +423,7 @@ impl Race {
                 .exchange
                 .members()
                 .min(threads + 1 + self.extra_started);
-            let (out, inn) = (threads + 1..last)
-                .map(|m| self.exchange.counts(m))
-                .fold((0, 0), |(a, b), (o, i)| (a + o, b + i));
+            let (out, inn) = self.exchange.counts_of(threads + 1..last);
             line.push_str(&format!(
                 "; the further GPUs gave {out} nogoods and took {inn}"
             ));
