@@ -93,14 +93,20 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     // builds what it needs (native sums, the engine on the worker thread), not the device's.
     // With a usable GPU, the kernel compiles (or loads from the cache) while the program is
     // read and prepared, unless `auto` will search on one host thread (`threads::takes_nogoods`).
-    // `auto` searches on every GPU there is, or on `--gpus`. Asking the driver starts it
-    // (seconds on some machines): a phase of its own in `--stats`.
+    // `auto` searches on every GPU there is, or on `--gpus`. The GPUs are counted from the
+    // kernel driver's listing where it tells, so that the CUDA driver starts beside the
+    // preparation (on the kernel's thread); asking the CUDA driver starts it (0.1 s on one
+    // H100, seconds on some machines), as `--gpus` does to check its number: a phase of its
+    // own in `--stats`.
     let mut phases = phases::Phases::new(config.stats);
     let emulated = emulated_gpus();
     let gpus = match emulated {
         Some(n) => Ok(n),
         None if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) => {
-            let n = crate::engine::gpu::count();
+            let n = match config.gpus {
+                Some(_) => crate::engine::gpu::device::count_by_driver(),
+                None => crate::engine::gpu::count(),
+            };
             let found = n
                 .as_ref()
                 .map_or("none usable".into(), |n| format!("{n} found"));

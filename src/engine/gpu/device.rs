@@ -4,6 +4,7 @@
 //! Invariant: nothing in cudarc is called before [`available`] has confirmed that the driver and
 //! NVRTC libraries load (cudarc panics when they are missing); an NVRTC failure carries its log.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, DriverError};
@@ -113,8 +114,38 @@ pub fn nvrtc_present() -> bool {
 }
 
 /// How many GPUs the device engine can use here (at least 1), or why it cannot run: a driver,
-/// a GPU and NVRTC must be present.
+/// a GPU and NVRTC must be present. Read without starting the driver where the kernel
+/// driver's listing tells (`visible.rs`); a context opened later starts it.
 pub fn count() -> Result<u32, String> {
+    libraries()?;
+    match super::visible::without_driver() {
+        Some(n) => Ok(n),
+        None => count_by_driver(),
+    }
+}
+
+/// How many GPUs the CUDA driver shows (it starts the driver: 0.1 s or more), or why none can
+/// be used.
+pub fn count_by_driver() -> Result<u32, String> {
+    libraries()?;
+    STARTED.store(true, Ordering::Relaxed);
+    match CudaContext::device_count() {
+        Ok(n) if n > 0 => Ok(n as u32),
+        Ok(_) => Err("the CUDA driver reports no GPU".into()),
+        Err(e) => Err(format!("the CUDA driver could not start: {}", describe(&e))),
+    }
+}
+
+/// The CUDA driver was started in this process (a GPU counted by it or a context opened):
+/// its teardown at exit then costs time a run need not wait for (`main`).
+pub fn started() -> bool {
+    STARTED.load(Ordering::Relaxed)
+}
+
+static STARTED: AtomicBool = AtomicBool::new(false);
+
+/// The driver and NVRTC libraries load, or which one does not.
+fn libraries() -> Result<(), String> {
     // SAFETY: only tries to dlopen the library by its usual names.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err("no CUDA driver found (libcuda.so could not be loaded)".into());
@@ -126,11 +157,7 @@ pub fn count() -> Result<u32, String> {
                 .into(),
         );
     }
-    match CudaContext::device_count() {
-        Ok(n) if n > 0 => Ok(n as u32),
-        Ok(_) => Err("the CUDA driver reports no GPU".into()),
-        Err(e) => Err(format!("the CUDA driver could not start: {}", describe(&e))),
-    }
+    Ok(())
 }
 
 /// Why the device engine cannot run here, or `Ok` when a driver, a GPU and NVRTC are present.
@@ -183,6 +210,7 @@ pub fn warm_kernel() {
 /// compute capability 9.0) and its number of multiprocessors. Checks [`available`] first.
 pub fn open_context(gpu: u32) -> Result<(Arc<CudaContext>, String, u32), EngineError> {
     available().map_err(EngineError::Device)?;
+    STARTED.store(true, Ordering::Relaxed);
     let ctx = CudaContext::new(gpu as usize)
         .map_err(|e| engine_error(&format!("opening GPU {gpu}"), e))?;
     // One stream and explicit synchronisation: the engine orders its own launches, so

@@ -33,5 +33,6 @@ pub mod many_share;
 pub mod many_sums;
 pub mod portfolio;
 pub mod split;
+pub mod visible;
 
 pub use device::{available, count};
