@@ -162,7 +162,7 @@ impl OptRace {
     ) -> Result<OptRace, EngineError> {
         let cores = cores.filter(|_| hosts.len() >= 2);
         if cores.is_some() {
-            hosts.last_mut().expect("two threads").1 = "usc";
+            cores::make_last_core_guided(&mut hosts);
         }
         let usc_thread = hosts.len() - 1;
         let program = Arc::new((ground, completion));
