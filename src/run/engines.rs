@@ -131,17 +131,25 @@ pub(super) fn make_engine(
             })
             .collect()
     };
+    // The optimisation race's threads share learned nogoods where one optimum is wanted.
+    let share = config.opt_mode.kind == OptKind::Opt && config.projection().is_none();
     let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
-        let race = OptRace::start(ground, completion, hosts(), deadline, cores.clone());
+        let race = OptRace::start(ground, completion, hosts(), deadline, cores.clone(), share);
         Ok(Box::new(race.map_err(engine_failure)?))
     };
     let engine: anyhow::Result<Box<dyn Engine>> = match plan.kind {
         EngineKind::Auto if gpu_optimises => {
             // The host threads start at once; the GPU joins their branch and bound when its
             // translation of the program is made (`engine::portfolio::optimize`).
-            let mut race =
-                OptRace::start(ground.clone(), completion, hosts(), deadline, cores.clone())
-                    .map_err(engine_failure)?;
+            let mut race = OptRace::start(
+                ground.clone(),
+                completion,
+                hosts(),
+                deadline,
+                cores.clone(),
+                share,
+            )
+            .map_err(engine_failure)?;
             let build = first_gpu(gpu::many::ManyEngine::optimising);
             let complete = prepare::completer(Some(plan.device_sums()));
             let extra = extra_gpus(gpu::many::ManyEngine::optimising);

@@ -158,6 +158,8 @@ pub struct CpuEngine {
     stamp: u32,
     /// A host portfolio's sharing (`share`); `None` when the engine searches alone.
     port: Option<crate::engine::portfolio::exchange::Port>,
+    /// Sharing goes on after models and under bounds (`share::share_under_bounds`).
+    share_bounded: bool,
     /// Scratch of `import`.
     inbox: Vec<Box<[Lit]>>,
     /// The assumptions of the search (`assume`), decided first.
@@ -237,6 +239,7 @@ impl CpuEngine {
             level_stamp: Vec::new(),
             stamp: 0,
             port: None,
+            share_bounded: false,
             inbox: Vec::new(),
             assumed: Vec::new(),
             held: Vec::new(),

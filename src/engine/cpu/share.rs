@@ -4,8 +4,11 @@
 //!
 //! Invariant: only nogoods implied by the program alone leave this engine — nothing is
 //! exported once a model was found (a blocking nogood or an optimisation bound may then have
-//! taken part in learning); and an imported nogood is added at level 0 through `integrate`,
-//! so the watch invariant holds for it as for any nogood added during the search.
+//! taken part in learning) — except in the optimisation race of `--opt-mode=opt`
+//! ([`CpuEngine::share_under_bounds`]), where every nogood that leaves is implied by the
+//! program and "cost below B" for a cost B some member's model reached; and an imported
+//! nogood is added at level 0 through `integrate`, so the watch invariant holds for it as for
+//! any nogood added during the search.
 
 use super::integrate::Added;
 use super::store::Kind;
@@ -19,10 +22,29 @@ impl CpuEngine {
         self.port = Some(port);
     }
 
+    /// Take part in the sharing of an optimisation race looking for one optimum
+    /// (`--opt-mode=opt`): nogoods go on leaving after models and under bounds. Sound there
+    /// because every bound a member searches under is strict and below the cost of a model some
+    /// member found (its own, or the race's common bound), so a nogood it learns is implied by
+    /// the program and "cost < B" with B at least the race's best cost: it removes no model
+    /// better than the best, which is all the race looks for, and a member that proves its
+    /// bound unreachable with imported nogoods proves that nothing beats the best.
+    /// Not for `optN` or enumeration, where models of the best cost are still wanted.
+    pub fn share_under_bounds(&mut self, port: Port) {
+        self.port = Some(port);
+        self.share_bounded = true;
+    }
+
+    /// Nogoods may still leave: no model found yet, or sharing under bounds.
+    fn may_export(&self) -> bool {
+        self.stats.models == 0 || self.share_bounded
+    }
+
     /// Leave the portfolio's sharing (what is still in the outbox goes out first).
     pub fn stop_sharing(&mut self) {
+        let may = self.may_export();
         if let Some(mut p) = self.port.take() {
-            if self.stats.models == 0 {
+            if may {
                 p.flush();
             }
         }
@@ -30,8 +52,9 @@ impl CpuEngine {
 
     /// A nogood was just learned: offer it when it is short enough.
     pub(super) fn export(&mut self, lits: &[Lit], lbd: u32) {
+        let may = self.may_export();
         let Some(p) = self.port.as_mut() else { return };
-        if self.stats.models == 0 && worth_sharing(lits.len(), lbd) {
+        if may && worth_sharing(lits.len(), lbd) {
             p.offer(lits);
             self.stats.shared_out += 1;
         }
@@ -39,9 +62,10 @@ impl CpuEngine {
 
     /// At a restart (level 0): publish the outbox and add what the others published.
     pub(super) fn import(&mut self) {
+        let may = self.may_export();
         let Some(p) = self.port.as_mut() else { return };
         debug_assert_eq!(self.a.level(), 0, "imports happen at level 0");
-        if self.stats.models == 0 {
+        if may {
             p.flush();
         }
         let mut got = std::mem::take(&mut self.inbox);

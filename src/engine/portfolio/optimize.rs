@@ -22,6 +22,7 @@
 //! further GPUs (`--gpus`) are built from the same completion on threads of their own and
 //! search there as the host threads do (a member number after theirs, the same reports).
 
+use super::exchange::Exchange;
 use super::race::{complete_beside, spawn, ExtraGpuBuild, GpuBuild};
 use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
@@ -147,18 +148,23 @@ pub struct OptRace {
     deadline: Option<Instant>,
     /// The further GPUs' members: member number, GPU.
     gpu_members: Vec<(u32, u32)>,
+    /// The host threads' sharing, when they share (`start`'s `share`).
+    exchange: Option<Arc<Exchange>>,
 }
 
 impl OptRace {
     /// Start one thread per entry of `hosts` on `ground` and its (host) `completion`; with
     /// `cores` and two threads or more, the last one optimises by cores with its options (its
     /// optimum, found with no bound, ends the race: only for `--opt-mode=opt` without a bound).
+    /// `share`: the branch-and-bound threads share short learned nogoods, bounds and all
+    /// (`CpuEngine::share_under_bounds`: only where one optimum is wanted, `--opt-mode=opt`).
     pub fn start(
         ground: GroundProgram,
         completion: Completion,
         mut hosts: Vec<(HostOptions, &'static str)>,
         deadline: Option<Instant>,
         cores: Option<CoreGuided>,
+        share: bool,
     ) -> Result<OptRace, EngineError> {
         let cores = cores.filter(|_| hosts.len() >= 2);
         if cores.is_some() {
@@ -179,14 +185,20 @@ impl OptRace {
         });
         let (tx, rx) = mpsc::channel();
         let rows: Vec<&'static str> = hosts.iter().map(|&(_, name)| name).collect();
+        let exchange = (share && hosts.len() >= 2).then(|| Exchange::new(hosts.len()));
         let mut running = 0;
         for (i, (opts, _)) in hosts.into_iter().enumerate() {
             let (program, ctl, tx) = (program.clone(), ctl.clone(), tx.clone());
             let name = format!("opt-{i}");
             let usc = cores.clone().filter(|_| i == usc_thread);
+            // The core-guided member searches copies of the program: it shares nothing.
+            let port = exchange
+                .as_ref()
+                .filter(|_| usc.is_none())
+                .map(|e| e.port(i as u32));
             let started = spawn(&name, move || match usc {
                 Some(c) => core_member(i as u32, c, opts, ctl, deadline, tx),
-                None => member(i as u32, program, opts, ctl, deadline, tx),
+                None => member(i as u32, program, opts, port, ctl, deadline, tx),
             });
             match started {
                 Ok(()) => running += 1,
@@ -214,6 +226,7 @@ impl OptRace {
             tx: Some(tx),
             deadline,
             gpu_members: Vec::new(),
+            exchange,
         })
     }
 
@@ -386,6 +399,12 @@ impl OptRace {
             self.rows.len(),
             if self.rows.len() == 1 { "" } else { "s" }
         );
+        if let Some(e) = &self.exchange {
+            let (out, inn) = e.counts_of(0..self.rows.len());
+            s.portfolio.push_str(&format!(
+                "; CPU threads shared {out} nogoods, imported {inn}"
+            ));
+        }
         self.stats = s;
     }
 

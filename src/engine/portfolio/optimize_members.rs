@@ -9,6 +9,7 @@
 
 use super::{Control, MemberEngine, OptRace, Report};
 use crate::engine::cpu::CpuEngine;
+use crate::engine::portfolio::exchange::Port;
 use crate::engine::portfolio::race::{spawn, ExtraGpuBuild};
 use crate::engine::{Bound, HostOptions, Step};
 use crate::ground::GroundProgram;
@@ -60,10 +61,13 @@ impl OptRace {
 /// Thread `i`: build the engine, then search, reporting each model and bounding itself below
 /// it, taking the newest common bound whenever poked, until it proves its bound optimal or is
 /// stopped; then hand its engine back.
+/// With `port`, it shares short learned nogoods with the other threads, bounds and all
+/// (`CpuEngine::share_under_bounds`).
 pub(super) fn member(
     i: u32,
     program: Arc<(GroundProgram, Completion)>,
     opts: HostOptions,
+    port: Option<Port>,
     ctl: Arc<Control>,
     deadline: Option<Instant>,
     tx: Sender<Report>,
@@ -72,8 +76,11 @@ pub(super) fn member(
         let _ = tx.send(Report::Done(i, None));
         return;
     }
-    let engine = CpuEngine::new(&program.0, &program.1, opts);
+    let mut engine = CpuEngine::new(&program.0, &program.1, opts);
     drop(program);
+    if let Some(p) = port {
+        engine.share_under_bounds(p);
+    }
     search(i, Box::new(engine), ctl, deadline, tx);
 }
 

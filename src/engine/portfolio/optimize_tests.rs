@@ -136,7 +136,9 @@ fn the_gpu_member_optimises_with_the_threads_and_alone() {
         (0, 2, 2),
         (1, 4, 1),
     ] {
-        let mut race = OptRace::start(g.clone(), c.clone(), host(threads), None, None).unwrap();
+        // Optimal models are enumerated here (`optN`): no sharing.
+        let mut race =
+            OptRace::start(g.clone(), c.clone(), host(threads), None, None, false).unwrap();
         let extra = further(more, searches);
         race.add_gpu_later(
             g.clone(),
@@ -180,13 +182,20 @@ fn a_core_guided_thread_proves_the_optimum_in_the_race() {
     let c = crate::nogoods::complete(&g);
     let mut alone = CpuEngine::new(&g, &c, opts(Learning::Res, Heuristic::Activity, 1));
     let want = optimise(&mut alone).0.last().unwrap().clone();
-    for threads in [2, 3] {
+    for (threads, share) in [(2, false), (3, false), (3, true), (4, true)] {
         let cores = CoreGuided {
             program: Arc::new(input()),
             eq: true,
         };
-        let mut race =
-            OptRace::start(g.clone(), c.clone(), host(threads), None, Some(cores)).unwrap();
+        let mut race = OptRace::start(
+            g.clone(),
+            c.clone(),
+            host(threads),
+            None,
+            Some(cores),
+            share,
+        )
+        .unwrap();
         let limits = Limits::none();
         let mut last = None;
         loop {
@@ -208,12 +217,114 @@ fn a_core_guided_thread_proves_the_optimum_in_the_race() {
                 Step::Stopped => panic!("stopped"),
             }
         }
-        assert_eq!(last, Some(want.clone()), "{threads} threads");
+        assert_eq!(
+            last,
+            Some(want.clone()),
+            "{threads} threads, sharing {share}"
+        );
         assert!(
             race.stats().portfolio.contains("threads"),
             "{}",
             race.stats().portfolio
         );
         assert_eq!(race.rows.last(), Some(&"usc"));
+        assert_eq!(
+            race.stats().portfolio.contains("CPU threads shared"),
+            share,
+            "{}",
+            race.stats().portfolio
+        );
     }
+}
+
+/// Branch-and-bound threads sharing learned nogoods under their bounds (`--opt-mode=opt`)
+/// end with the optimum of one engine alone, proved, on random programs with objectives.
+#[test]
+fn threads_sharing_under_bounds_prove_the_optimum_alone() {
+    let mut imported = 0;
+    for seed in 0..24u64 {
+        let (g, c) = random_optimisation(seed);
+        let mut alone = CpuEngine::new(&g, &c, opts(Learning::Res, Heuristic::Activity, 1));
+        let want = optimum(&mut alone);
+        for threads in [2, 4] {
+            let mut race =
+                OptRace::start(g.clone(), c.clone(), host(threads), None, None, true).unwrap();
+            assert_eq!(optimum(&mut race), want, "seed {seed}, {threads} threads");
+            let line = &race.stats().portfolio;
+            let n = line
+                .rsplit("imported ")
+                .next()
+                .and_then(|n| n.parse::<u64>().ok());
+            imported += n.unwrap_or_else(|| panic!("no sharing counts: {line}"));
+        }
+    }
+    assert!(
+        imported > 0,
+        "the threads imported nothing: the test shares nothing"
+    );
+}
+
+/// Branch and bound to the proof: the optimum's costs (`None`: no model).
+fn optimum(e: &mut dyn Engine) -> Option<Vec<i64>> {
+    let limits = Limits::none();
+    let mut last = None;
+    loop {
+        match e.next_model(&limits).unwrap() {
+            Step::Model(_) => {
+                let costs = e.costs().unwrap();
+                e.set_bound(&Bound {
+                    costs: costs.iter().map(|&x| Some(x)).collect(),
+                    strict: true,
+                })
+                .unwrap();
+                last = Some(costs);
+            }
+            Step::Exhausted => return last,
+            Step::Stopped => panic!("stopped"),
+        }
+    }
+}
+
+/// A random program with an objective, large enough that threads learn and share: a choice
+/// over 40 atoms, 120 random constraints of three literals, and two priority levels of random
+/// weights.
+fn random_optimisation(seed: u64) -> (GroundProgram, Completion) {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let atoms: Vec<u32> = (1..=40).collect();
+    let mut rules = vec![Rule::choice(&atoms, &[])];
+    for _ in 0..120 {
+        let body: Vec<i32> = (0..3)
+            .map(|_| {
+                let a = 1 + next(40) as i32;
+                if next(2) == 0 {
+                    a
+                } else {
+                    -a
+                }
+            })
+            .collect();
+        rules.push(Rule::normal(&[], &body));
+    }
+    let mut p = prog(rules);
+    for priority in [1, 0] {
+        let mut lits = Vec::new();
+        for a in 1..=40 {
+            if next(3) > 0 {
+                lits.push(WLit {
+                    lit: a,
+                    weight: 1 + next(9) as i64,
+                });
+            }
+        }
+        p.minimize(Minimize { priority, lits });
+    }
+    let g = crate::ground::analyse(&p).unwrap();
+    let c = crate::nogoods::complete(&g);
+    (g, c)
 }
