@@ -196,27 +196,7 @@ fn a_core_guided_thread_proves_the_optimum_in_the_race() {
             share,
         )
         .unwrap();
-        let limits = Limits::none();
-        let mut last = None;
-        loop {
-            match race.next_model(&limits).unwrap() {
-                Step::Model(_) => {
-                    let costs = race.costs().unwrap();
-                    assert!(
-                        last.as_ref().is_none_or(|l| costs < *l),
-                        "{costs:?} after {last:?}"
-                    );
-                    race.set_bound(&Bound {
-                        costs: costs.iter().map(|&x| Some(x)).collect(),
-                        strict: true,
-                    })
-                    .unwrap();
-                    last = Some(costs);
-                }
-                Step::Exhausted => break,
-                Step::Stopped => panic!("stopped"),
-            }
-        }
+        let last = optimum(&mut race);
         assert_eq!(
             last,
             Some(want.clone()),
@@ -264,14 +244,19 @@ fn threads_sharing_under_bounds_prove_the_optimum_alone() {
     );
 }
 
-/// Branch and bound to the proof: the optimum's costs (`None`: no model).
+/// Branch and bound to the proof, as `run/enumerate.rs` runs it: the optimum's costs
+/// (`None`: no model); each model must cost less than the one before.
 fn optimum(e: &mut dyn Engine) -> Option<Vec<i64>> {
     let limits = Limits::none();
-    let mut last = None;
+    let mut last: Option<Vec<i64>> = None;
     loop {
         match e.next_model(&limits).unwrap() {
             Step::Model(_) => {
                 let costs = e.costs().unwrap();
+                assert!(
+                    last.as_ref().is_none_or(|l| costs < *l),
+                    "{costs:?} after {last:?}"
+                );
                 e.set_bound(&Bound {
                     costs: costs.iter().map(|&x| Some(x)).collect(),
                     strict: true,
