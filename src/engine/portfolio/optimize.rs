@@ -185,7 +185,9 @@ impl OptRace {
         });
         let (tx, rx) = mpsc::channel();
         let rows: Vec<&'static str> = hosts.iter().map(|&(_, name)| name).collect();
-        let exchange = (share && hosts.len() >= 2).then(|| Exchange::new(hosts.len()));
+        // Sharing needs two branch-and-bound threads (the core-guided one shares nothing).
+        let bb_threads = hosts.len() - usize::from(cores.is_some());
+        let exchange = (share && bb_threads >= 2).then(|| Exchange::new(hosts.len()));
         let mut running = 0;
         for (i, (opts, _)) in hosts.into_iter().enumerate() {
             let (program, ctl, tx) = (program.clone(), ctl.clone(), tx.clone());
