@@ -136,8 +136,9 @@ pub fn count_by_driver() -> Result<u32, String> {
     }
 }
 
-/// The CUDA driver was started in this process (a GPU counted by it or a context opened):
-/// its teardown at exit then costs time a run need not wait for (`main`).
+/// The CUDA driver was started in this process, or is being started (a GPU counted by it, a
+/// context opened, the kernel warming): its teardown at exit then costs time a run need not
+/// wait for, and its start must not meet the exit handlers (`main`).
 pub fn started() -> bool {
     STARTED.load(Ordering::Relaxed)
 }
@@ -198,6 +199,9 @@ pub fn engine_error(what: &str, e: DriverError) -> EngineError {
 pub fn warm_kernel() {
     // Its context stays open, so that the engine's own finds the device's context made.
     static KEPT: std::sync::OnceLock<Arc<CudaContext>> = std::sync::OnceLock::new();
+    // Marked before the thread starts the driver, so that a run ending first does not run
+    // the process's exit handlers while the driver starts (`main::leave`).
+    STARTED.store(true, Ordering::Relaxed);
     super::cache::warm_beside(|| {
         if let Ok((ctx, arch, _)) = open_context(0) {
             let _ = super::cache::image_of(&many_source(), "many", &arch);
