@@ -322,6 +322,12 @@ impl Config {
         self.project.and_then(|p| p.0)
     }
 
+    /// One optimum is wanted (`--opt-mode=opt`, no projection): models of the best cost
+    /// found need not be enumerated, so a search may drop every model not better than it.
+    pub fn one_optimum(&self) -> bool {
+        self.opt_mode.kind == OptKind::Opt && self.projection().is_none()
+    }
+
     /// Parse `args` (the program name first), exiting with clap's message on an error.
     pub fn from_args(args: impl IntoIterator<Item = OsString>) -> Config {
         Config::parse_from(clingo_shorts(args))

@@ -79,13 +79,9 @@ fn main() {
     // first is still being honoured, exits at once.
     let handler = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
-            // Not `leave`: the run may hold standard output's lock. The printer flushes after
+            // No flush: the run may hold standard output's lock. The printer flushes after
             // every model, so nothing found is lost.
-            if yasmin_rs::engine::gpu::device::started() {
-                // SAFETY: ends the process at once, as the second Ctrl-C asks.
-                unsafe { libc::_exit(130) }
-            }
-            std::process::exit(130);
+            leave(130, false);
         }
     });
     if let Err(e) = handler {
@@ -106,19 +102,23 @@ fn main() {
             }
         },
     };
-    leave(code);
+    leave(code, true);
 }
 
 /// End the process with `code`. Once the CUDA driver started, its teardown (each context's
 /// memory freed, a kernel still running stopped) is left to the operating system, which
 /// reclaims all of it when the process ends: the driver's own takes 0.07 s on one H100 and
-/// more with several, after the answer is printed. Standard output and error are flushed first.
-fn leave(code: i32) -> ! {
+/// more with several, after the answer is printed. With `flush`, standard output and error
+/// are flushed first.
+fn leave(code: i32, flush: bool) -> ! {
     if yasmin_rs::engine::gpu::device::started() {
-        let _ = std::io::stdout().flush();
-        let _ = std::io::stderr().flush();
-        // SAFETY: `_exit` ends the process at once; the output is flushed above, and nothing
-        // else this process holds needs its exit handlers.
+        if flush {
+            let _ = std::io::stdout().flush();
+            let _ = std::io::stderr().flush();
+        }
+        // SAFETY: `_exit` ends the process at once; the output is flushed (or, on a second
+        // Ctrl-C, was flushed model by model), and nothing else this process holds needs its
+        // exit handlers.
         unsafe { libc::_exit(code) }
     }
     std::process::exit(code)

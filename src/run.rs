@@ -205,14 +205,11 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
                 !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
             // With `--opt-mode=opt` and no bound, a thread of the host race optimises by cores
             // (`engine/usc.rs`): clasp's portfolio has core-guided threads too.
-            let cores = (optimising
-                && config.opt_mode.kind == OptKind::Opt
-                && config.opt_mode.bound.is_empty()
-                && config.projection().is_none())
-            .then(|| CoreGuided {
-                program: program.clone(),
-                eq: config.eq > 0,
-            });
+            let cores = (optimising && config.one_optimum() && config.opt_mode.bound.is_empty())
+                .then(|| CoreGuided {
+                    program: program.clone(),
+                    eq: config.eq > 0,
+                });
             let engine = engines::make_engine(
                 &plan, config, ground, completion, optimising, deadline, cores,
             )?;

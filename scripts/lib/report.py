@@ -360,6 +360,7 @@ def run(args):
     text += files_section("profiles", "Profiles",
                           "Where the time goes, per part of the engine, one file each:")
     wrong = 0
+    drawn = set()
     for m, rows in runs:
         within = [float(x) for x in m["within"].split(",")]
         stem = os.path.splitext(m["file"].split(",")[0])[0]
@@ -385,8 +386,14 @@ def run(args):
             cactus, bars = plot_run(rows, stem, m["title"].split(":")[0], max(within), plt)
         else:
             cactus, bars = ("plots/%s-%s.svg" % (stem, k) for k in ("cactus", "classes"))
+        drawn.update((cactus, bars))
         if os.path.exists(os.path.join(RESULTS, cactus)):
             text += ["![cactus plot](%s) ![per class](%s)" % (cactus, bars), ""]
+    if plt is not None:
+        # Plots of runs RUNS.tsv no longer lists (their rows left for git history) go too.
+        for f in sorted(os.listdir(os.path.join(RESULTS, "plots"))):
+            if f.endswith(".svg") and os.path.join("plots", f) not in drawn:
+                os.remove(os.path.join(RESULTS, "plots", f))
     hist = os.path.join(RESULTS, "HISTORY.tsv")
     if os.path.exists(hist):
         text += ["## Earlier results (in git history)", "",

@@ -132,7 +132,7 @@ pub(super) fn make_engine(
             .collect()
     };
     // The optimisation race's threads share learned nogoods where one optimum is wanted.
-    let share = config.opt_mode.kind == OptKind::Opt && config.projection().is_none();
+    let share = config.one_optimum();
     let opt_race = |ground, completion| -> anyhow::Result<Box<dyn Engine>> {
         let race = OptRace::start(ground, completion, hosts(), deadline, cores.clone(), share);
         Ok(Box::new(race.map_err(engine_failure)?))

@@ -120,7 +120,7 @@ pub fn count() -> Result<u32, String> {
     libraries()?;
     match super::visible::without_driver() {
         Some(n) => Ok(n),
-        None => count_by_driver(),
+        None => driver_count(),
     }
 }
 
@@ -128,6 +128,11 @@ pub fn count() -> Result<u32, String> {
 /// be used.
 pub fn count_by_driver() -> Result<u32, String> {
     libraries()?;
+    driver_count()
+}
+
+/// [`count_by_driver`] once the libraries are known to load.
+fn driver_count() -> Result<u32, String> {
     STARTED.store(true, Ordering::Relaxed);
     match CudaContext::device_count() {
         Ok(n) if n > 0 => Ok(n as u32),
