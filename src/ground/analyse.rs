@@ -17,6 +17,7 @@ use super::minimality::Minimality;
 use super::normalise::{normalise_conj, normalise_sum};
 use super::scc::tarjan;
 use super::shift::{head_cycles, share_heads, shifted_body, Shift};
+use super::simplify::{InRule, Simplified};
 use super::{BodyDef, GroundProgram, RuleDef};
 use crate::csr::Csr;
 use lparse::{Body, ExternalValue, HeadKind, Program};
@@ -54,6 +55,12 @@ pub enum Unsupported {
 /// disjunctive head are marked acyclic and described in [`GroundProgram::minimality`] (see
 /// [`super::minimality`]); such a program is shifted rule by rule.
 pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
+    analyse_with(program, false)
+}
+
+/// [`analyse`], with the rules first read under the atoms settled in every answer set when
+/// `simplify` ([`super::simplify`]; what it did is [`GroundProgram::simplified`]).
+pub fn analyse_with(program: &Program, simplify: bool) -> Result<GroundProgram, Unsupported> {
     if program.theory_statements > 0 {
         return Err(Unsupported::Theory(program.theory_statements));
     }
@@ -62,9 +69,9 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     }
     let warnings = Vec::new();
 
-    let mut b = Builder::default();
-    // Disjunctive rules wait until the dependency graph is known: (input rule number, head, body).
-    let mut disjunctive: Vec<(usize, Vec<u32>, BodyDef)> = Vec::new();
+    let num_atoms = max_atom(program);
+    // The input's rules in order, then the externals' and the assumptions'.
+    let mut rules: Vec<InRule> = Vec::new();
     for (k, rule) in program.rules.iter().enumerate() {
         let mut head = rule.head.atoms.clone();
         head.sort_unstable();
@@ -77,16 +84,18 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
             Body::Normal(lits) => normalise_conj(lits),
             Body::Sum { lower, lits } => normalise_sum(*lower, lits),
         };
-        match body {
-            Some(body) if !choice && head.len() > 1 => disjunctive.push((k + 1, head, body)),
-            Some(body) => b.rule(head, choice, body),
-            None => {}
+        if let Some(body) = body {
+            rules.push(InRule {
+                head,
+                choice,
+                body,
+                input: k + 1,
+            });
         }
     }
 
     // clingo drops the declaration of an external atom that heads some rule: it is an ordinary
     // atom then (the checker reads it the same way).
-    let num_atoms = max_atom(program);
     let mut heads = vec![false; num_atoms as usize + 1];
     for rule in &program.rules {
         rule.head
@@ -105,18 +114,21 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     ext.sort_unstable_by_key(|&(a, i, _)| (a, std::cmp::Reverse(i)));
     ext.dedup_by_key(|&mut (a, _, _)| a);
     for (atom, _, value) in ext {
+        let made = |head: Vec<u32>, choice: bool, body: BodyDef| InRule {
+            head,
+            choice,
+            body,
+            input: 0,
+        };
         match value {
-            ExternalValue::Free => b.rule(vec![atom], true, empty()),
+            ExternalValue::Free => rules.push(made(vec![atom], true, empty())),
             ExternalValue::True => {
-                b.rule(vec![atom], true, empty());
-                b.rule(
-                    vec![],
-                    false,
-                    BodyDef::Conj {
-                        pos: vec![],
-                        neg: vec![atom],
-                    },
-                );
+                rules.push(made(vec![atom], true, empty()));
+                let not_atom = BodyDef::Conj {
+                    pos: vec![],
+                    neg: vec![atom],
+                };
+                rules.push(made(vec![], false, not_atom));
             }
             ExternalValue::False | ExternalValue::Release => {}
         }
@@ -125,7 +137,28 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
     // Assumptions (aspif 6) filter the answer sets: `:- not l.` for each assumed literal `l`.
     for &l in &program.assumptions {
         if let Some(body) = normalise_conj(&[-l]) {
-            b.rule(vec![], false, body);
+            rules.push(InRule {
+                head: vec![],
+                choice: false,
+                body,
+                input: 0,
+            });
+        }
+    }
+
+    let simplified = if simplify {
+        super::simplify::simplify(num_atoms, &mut rules)
+    } else {
+        Simplified::default()
+    };
+    let mut b = Builder::default();
+    // Disjunctive rules wait until the dependency graph is known: (input rule number, head, body).
+    let mut disjunctive: Vec<(usize, Vec<u32>, BodyDef)> = Vec::new();
+    for r in rules {
+        if !r.choice && r.head.len() > 1 {
+            disjunctive.push((r.input, r.head, r.body));
+        } else {
+            b.rule(r.head, r.choice, r.body);
         }
     }
 
@@ -167,6 +200,7 @@ pub fn analyse(program: &Program) -> Result<GroundProgram, Unsupported> {
         objective: super::Objective::new(program),
         heuristics: program.heuristics.clone(),
         minimality,
+        simplified,
         eq: super::eq::Equivalences::default(),
         aliases: super::alias::Aliases::default(),
     };

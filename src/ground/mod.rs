@@ -1,7 +1,9 @@
 //! Program → analysed program: the atom table, distinct bodies shared between rules, the
 //! positive dependency graph, its strongly connected components and tightness.
 //!
-//! Invariant: every rule of the input that the solver honours appears in `rules` exactly once,
+//! Invariant: every rule of the input that the solver honours appears in `rules` exactly once
+//! (after [`simplify`], when it ran: read under the atoms settled in every answer set, or left
+//! out when that makes it say nothing),
 //! pointing at the one `BodyDef` equal to its body, except a disjunctive rule `a₁;…;aₖ :- B`,
 //! which appears as its `k` shifted rules `aᵢ :- B, not aⱼ (j ≠ i)` (module `shift`; in a program
 //! with a head cycle the components with one are marked acyclic and described in `minimality`,
@@ -22,13 +24,15 @@ pub mod normalise;
 pub mod objective;
 pub mod scc;
 mod shift;
+pub mod simplify;
 
-pub use analyse::{analyse, Unsupported};
+pub use analyse::{analyse, analyse_with, Unsupported};
 
-/// [`analyse`], then equivalence preprocessing as `--eq` asks: atom elimination when on
-/// ([`alias::eliminate`]), every body a variable of its own when off.
+/// [`analyse`], then preprocessing as `--eq` asks: when on, the rules read under the atoms
+/// settled in every answer set ([`simplify`]) and atom elimination ([`alias::eliminate`]);
+/// when off, neither, and every body a variable of its own.
 pub fn analyse_eq(program: &lparse::Program, eq: bool) -> Result<GroundProgram, Unsupported> {
-    let mut ground = analyse(program)?;
+    let mut ground = analyse_with(program, eq)?;
     if eq {
         alias::eliminate(&mut ground);
     } else {
@@ -86,6 +90,9 @@ pub struct GroundProgram {
     /// (marked acyclic in `scc_cyclic`) and their rules, for the minimality check of each
     /// candidate model (`engine::minimal`). `None` for every other program.
     pub minimality: Option<Minimality>,
+    /// What reading the rules under the atoms settled in every answer set did ([`simplify`];
+    /// all zero when it did not run).
+    pub simplified: simplify::Simplified,
     /// Bodies the completion may give an atom's variable ([`eq`]; off when `--eq=0`).
     pub eq: eq::Equivalences,
     /// Atoms read through another atom's literal ([`alias`]; empty unless

@@ -171,7 +171,7 @@ fn work(
     phase(
         "Analyse",
         format!(
-            "{} bodies, {} rules{}{}",
+            "{} bodies, {} rules{}{}{}",
             ground.bodies.len(),
             ground.rules.len(),
             match ground.aux_atoms {
@@ -181,7 +181,8 @@ fn work(
             match ground.aliases.count() {
                 0 => String::new(),
                 n => format!(", {n} atoms eliminated"),
-            }
+            },
+            settled(&ground.simplified),
         ),
     );
     problem.bodies = ground.bodies.len() as u64;
@@ -278,4 +279,16 @@ pub(super) fn available_memory() -> Option<u64> {
         Some(kb << 10)
     };
     Some(field("MemAvailable:")? + field("SwapFree:").unwrap_or(0))
+}
+
+/// The Analyse line's account of [`crate::ground::simplify`]: atoms settled, rules dropped or
+/// made constraints.
+fn settled(s: &crate::ground::simplify::Simplified) -> String {
+    if *s == crate::ground::simplify::Simplified::default() {
+        return String::new();
+    }
+    format!(
+        ", {} atoms true and {} false in every answer set ({} rules dropped, {} made constraints)",
+        s.atoms_true, s.atoms_false, s.rules_dropped, s.to_constraints
+    )
 }
