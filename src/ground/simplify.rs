@@ -67,8 +67,8 @@ const FALSE: u8 = 2;
 /// `rules` read under the atoms (`1..=num_atoms`) settled in every answer set (module doc),
 /// in place: the rules that remain keep their order.
 pub fn simplify(num_atoms: u32, rules: &mut Vec<InRule>) -> Simplified {
-    let mut p = Pass::new(num_atoms, rules);
-    if !p.anything_settles(rules) {
+    let (mut p, settles) = Pass::new(num_atoms, rules);
+    if !settles {
         return Simplified::default();
     }
     if !p.run(rules) {
@@ -106,23 +106,6 @@ struct Occ {
 }
 
 impl Occ {
-    fn new(num_atoms: u32, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> Occ {
-        let mut start = vec![0u32; num_atoms as usize + 2];
-        for (a, _) in pairs.clone() {
-            start[a as usize + 1] += 1;
-        }
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let mut fill = start.clone();
-        let mut rules = vec![0u32; *start.last().unwrap() as usize];
-        for (a, r) in pairs {
-            rules[fill[a as usize] as usize] = r;
-            fill[a as usize] += 1;
-        }
-        Occ { start, rules }
-    }
-
     fn of(&self, a: u32) -> std::ops::Range<usize> {
         self.start[a as usize] as usize..self.start[a as usize + 1] as usize
     }
@@ -136,68 +119,76 @@ fn conj(body: &BodyDef) -> Option<(&[u32], &[u32])> {
 }
 
 impl Index {
-    fn new(num_atoms: u32, rules: &[InRule]) -> Index {
-        let indexed = || rules.iter().enumerate().map(|(i, r)| (i as u32, r));
-        let pos = Occ::new(
-            num_atoms,
-            indexed().flat_map(|(i, r)| {
-                conj(&r.body)
-                    .map_or(&[][..], |(p, _)| p)
-                    .iter()
-                    .map(move |&a| (a, i))
-            }),
-        );
-        let neg = Occ::new(
-            num_atoms,
-            indexed().flat_map(|(i, r)| {
-                conj(&r.body)
-                    .map_or(&[][..], |(_, n)| n)
-                    .iter()
-                    .map(move |&a| (a, i))
-            }),
-        );
-        let heads = Occ::new(
-            num_atoms,
-            indexed().flat_map(|(i, r)| r.head.iter().map(move |&a| (a, i))),
-        );
+    /// Two passes over the rules: count (the heads' counts are `support`), then fill.
+    fn new(rules: &[InRule], support: &[u32]) -> Index {
+        let n = support.len();
+        let mut pos = vec![0u32; n + 1];
+        let mut neg = vec![0u32; n + 1];
+        for r in rules {
+            if let Some((p, q)) = conj(&r.body) {
+                p.iter().for_each(|&a| pos[a as usize + 1] += 1);
+                q.iter().for_each(|&a| neg[a as usize + 1] += 1);
+            }
+        }
+        let mut heads = vec![0u32; n + 1];
+        heads[1..].copy_from_slice(support);
+        for start in [&mut pos, &mut neg, &mut heads] {
+            for i in 1..start.len() {
+                start[i] += start[i - 1];
+            }
+        }
+        let occ = |start: Vec<u32>| Occ {
+            rules: vec![0u32; start[n] as usize],
+            start,
+        };
+        let (mut pos, mut neg, mut heads) = (occ(pos), occ(neg), occ(heads));
+        let mut fill = [pos.start.clone(), neg.start.clone(), heads.start.clone()];
+        let mut put = |k: usize, occ: &mut Occ, a: u32, r: usize| {
+            occ.rules[fill[k][a as usize] as usize] = r as u32;
+            fill[k][a as usize] += 1;
+        };
+        for (r, rule) in rules.iter().enumerate() {
+            if let Some((p, q)) = conj(&rule.body) {
+                p.iter().for_each(|&a| put(0, &mut pos, a, r));
+                q.iter().for_each(|&a| put(1, &mut neg, a, r));
+            }
+            rule.head.iter().for_each(|&a| put(2, &mut heads, a, r));
+        }
         Index { pos, neg, heads }
     }
 }
 
 impl Pass {
-    fn new(num_atoms: u32, rules: &[InRule]) -> Pass {
+    /// One pass over the rules: supports, pending counts, and whether some rule settles an
+    /// atom at the start (a fact, a constraint `:- p`); an atom in no head settles too.
+    fn new(num_atoms: u32, rules: &[InRule]) -> (Pass, bool) {
         let mut support = vec![0u32; num_atoms as usize + 1];
-        for r in rules {
-            for &a in &r.head {
-                support[a as usize] += 1;
-            }
-        }
-        Pass {
+        let mut settles = false;
+        let pending = rules
+            .iter()
+            .map(|r| {
+                r.head.iter().for_each(|&a| support[a as usize] += 1);
+                let pending = conj(&r.body).map_or(u32::MAX, |(p, n)| (p.len() + n.len()) as u32);
+                settles |= !r.choice && r.head.len() <= 1 && pending <= 1;
+                pending
+            })
+            .collect();
+        settles |= support[1..].contains(&0);
+        let pass = Pass {
             val: vec![UNKNOWN; num_atoms as usize + 1],
             dropped: vec![false; rules.len()],
-            pending: rules
-                .iter()
-                .map(|r| conj(&r.body).map_or(u32::MAX, |(p, n)| (p.len() + n.len()) as u32))
-                .collect(),
+            pending,
             support,
             taken: Vec::new(),
             queue: Vec::new(),
             conflict: false,
-        }
-    }
-
-    /// Some atom settles at the start: a fact, a constraint `:- p`, an atom in no head.
-    fn anything_settles(&self, rules: &[InRule]) -> bool {
-        self.support[1..].contains(&0)
-            || rules
-                .iter()
-                .enumerate()
-                .any(|(r, rule)| !rule.choice && rule.head.len() <= 1 && self.pending[r] <= 1)
+        };
+        (pass, settles)
     }
 
     /// The fixpoint; false on a conflict (no answer set).
     fn run(&mut self, rules: &mut [InRule]) -> bool {
-        let ix = Index::new(self.support.len() as u32 - 1, rules);
+        let ix = Index::new(rules, &self.support);
         for r in 0..rules.len() {
             self.check(r, rules);
         }
@@ -337,15 +328,13 @@ impl Pass {
             .iter()
             .filter(|&&r| !self.dropped[r as usize] && is_constraint(&rules[r as usize]))
             .count() as u32;
-        for rule in rules.iter_mut() {
+        let mut k = 0;
+        rules.retain_mut(|rule| {
+            k += 1;
             if let BodyDef::Conj { pos, neg } = &mut rule.body {
                 pos.retain(|&p| val[p as usize] != TRUE);
                 neg.retain(|&q| val[q as usize] != FALSE);
             }
-        }
-        let mut k = 0;
-        rules.retain(|_| {
-            k += 1;
             !self.dropped[k - 1]
         });
         s.rules_dropped = self.dropped.iter().filter(|&&d| d).count() as u32;
