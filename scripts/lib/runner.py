@@ -319,11 +319,16 @@ def kit_env(args):
     if have.returncode == 0:  # a clingo here already (not on the GPU machine)
         args.clingo = "%s -m clingo" % shlex.quote(sys.executable)
         return
-    if not os.path.isdir(os.path.join(site, "clingo")):
-        whl = [os.path.join(k, "whl", w) for w in os.listdir(os.path.join(k, "whl"))]
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps",
-                        "--no-compile", "--no-cache-dir", "--upgrade", "--target", site] + whl,
-                       check=True)
+    # Several runners may start at once (scripts/lib/side-by-side.sh): one installs, under a
+    # lock, and the others find the install done.
+    import fcntl
+    with open("/tmp/site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.isdir(os.path.join(site, "clingo")):
+            whl = [os.path.join(k, "whl", w) for w in os.listdir(os.path.join(k, "whl"))]
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index",
+                            "--no-deps", "--no-compile", "--no-cache-dir", "--upgrade",
+                            "--target", site] + whl, check=True)
     os.environ["PYTHONPATH"] = site
     args.clingo = "%s -m clingo" % shlex.quote(sys.executable)
 
