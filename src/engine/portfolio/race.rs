@@ -256,6 +256,7 @@ impl Race {
 
     /// The race itself: the GPU member on this thread, the host members on theirs.
     fn run(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        let started = Instant::now();
         self.await_gpu(limits);
         let mut gpu = self.gpu.take();
         let Some(results) = self.results.take() else {
@@ -329,7 +330,10 @@ impl Race {
             }
             (None, Some(g), Some(Err(_))) => (g, Ok(Step::Stopped), Who::Gpu(0)),
             (None, _, _) => {
+                // Stopped without an answer: every member's counts over the race's time (as
+                // a winner's search time is the race's).
                 self.stats.add_counts(&self.others);
+                self.stats.search_time = started.elapsed();
                 return Ok(Step::Stopped);
             }
         };

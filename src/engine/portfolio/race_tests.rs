@@ -423,3 +423,23 @@ fn several_emulated_gpus_prove_and_enumerate_with_the_host_threads() {
         assert_eq!(models, vec![vec![1], vec![2]], "{more} further GPUs");
     }
 }
+
+#[test]
+fn a_race_stopped_by_its_deadline_reports_its_search_time() {
+    // Regression: stopped without an answer, the race summed its threads' counts but left
+    // the search time at zero, so `--stats` printed every rate as 0.0.
+    let mut r = threads(pigeons(12, 11), 2);
+    let limits = Limits {
+        deadline: Some(Instant::now() + Duration::from_millis(300)),
+        ..Limits::none()
+    };
+    assert_eq!(r.next_model(&limits).unwrap(), Step::Stopped);
+    let s = r.stats();
+    assert!(s.conflicts > 0, "the threads searched");
+    assert!(
+        s.search_time >= Duration::from_millis(200),
+        "{:?}",
+        s.search_time
+    );
+    assert!(s.per_second(s.conflicts) > 0.0);
+}
