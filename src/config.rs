@@ -255,8 +255,9 @@ pub struct Config {
     #[arg(long, value_enum, default_value_t = Sums::Native, help_heading = SOLVING)]
     pub sums: Sums,
 
-    /// Equivalence preprocessing (clingo's `--eq`): a body equal to an atom gets the atom's
-    /// variable, one-literal bodies their literal's; any N > 0 is on (one pass), 0 is off.
+    /// Preprocessing (clingo's `--eq`): rules read under the atoms settled in every answer set
+    /// (derived from facts, or false), and a body equal to an atom given the atom's variable,
+    /// one-literal bodies their literal's; any N > 0 is on (one pass), 0 is off.
     #[arg(long, value_name = "N", default_value_t = 3, help_heading = SOLVING)]
     pub eq: u32,
 
