@@ -94,7 +94,7 @@ impl CudaMemory {
             .map_err(|e| engine_error("querying device memory", e))?;
         let budget = (free as u64 / 100 * 85).saturating_sub(prog.bytes());
         let fit = (budget / geo.bytes_per_search()) as usize;
-        let n = requested.unwrap_or(resident).min(resident).min(fit);
+        let mut n = requested.unwrap_or(resident).min(resident).min(fit);
         if n == 0 {
             return Err(EngineError::OutOfMemory(format!(
                 "one search needs {:.1} MB of device memory, {:.1} MB are free",
@@ -187,10 +187,17 @@ impl CudaMemory {
             q(27),
             q(28),
         ];
-        let words = n as u64 * geo.stride;
-        let base = s
-            .alloc_zeros::<u32>(words as usize)
-            .map_err(|e| engine_error("allocating the searches' memory", e))?;
+        // Another process may take device memory between the query above and this allocation
+        // (two runs started together on one GPU): then half as many searches, down to one.
+        let base = loop {
+            match s.alloc_zeros::<u32>((n as u64 * geo.stride) as usize) {
+                Ok(base) => break base,
+                Err(e) if n > 1 && matches!(engine_error("", e), EngineError::OutOfMemory(_)) => {
+                    n /= 2
+                }
+                Err(e) => return Err(engine_error("allocating the searches' memory", e)),
+            }
+        };
         let hdr = s
             .alloc_zeros::<u32>(n * H_WORDS)
             .map_err(|e| engine_error("allocating device memory", e))?;
@@ -237,7 +244,7 @@ impl CudaMemory {
             n,
             to_dev: 0,
             from_dev: 0,
-            bytes: 4 * words,
+            bytes: 4 * n as u64 * geo.stride,
             image_origin: origin.as_str(),
         })
     }
