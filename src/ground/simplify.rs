@@ -38,6 +38,7 @@
 //! heads are read as above).
 
 use super::BodyDef;
+use crate::csr::Csr;
 
 /// One rule of the input as the analysis reads it (after externals and assumptions became
 /// rules): `head` sorted without duplicates; `choice`; a disjunction when not a choice and
@@ -92,24 +93,13 @@ struct Pass {
     conflict: bool,
 }
 
-/// Atom → rules with it as a positive / negative body literal / in the head (CSR).
-struct Index {
-    pos: Occ,
-    neg: Occ,
-    heads: Occ,
-}
+/// Atom → rules with it as a positive body literal, a negative one, in the head: rows
+/// `3a`, `3a + 1`, `3a + 2` of one CSR (built in one count and one fill over the rules).
+struct Index(Csr<u32>);
 
-/// Atom → rule numbers, CSR.
-struct Occ {
-    start: Vec<u32>,
-    rules: Vec<u32>,
-}
-
-impl Occ {
-    fn of(&self, a: u32) -> std::ops::Range<usize> {
-        self.start[a as usize] as usize..self.start[a as usize + 1] as usize
-    }
-}
+const POS: usize = 0;
+const NEG: usize = 1;
+const HEAD: usize = 2;
 
 fn conj(body: &BodyDef) -> Option<(&[u32], &[u32])> {
     match body {
@@ -119,42 +109,21 @@ fn conj(body: &BodyDef) -> Option<(&[u32], &[u32])> {
 }
 
 impl Index {
-    /// Two passes over the rules: count (the heads' counts are `support`), then fill.
-    fn new(rules: &[InRule], support: &[u32]) -> Index {
-        let n = support.len();
-        let mut pos = vec![0u32; n + 1];
-        let mut neg = vec![0u32; n + 1];
-        for r in rules {
-            if let Some((p, q)) = conj(&r.body) {
-                p.iter().for_each(|&a| pos[a as usize + 1] += 1);
-                q.iter().for_each(|&a| neg[a as usize + 1] += 1);
-            }
-        }
-        let mut heads = vec![0u32; n + 1];
-        heads[1..].copy_from_slice(support);
-        for start in [&mut pos, &mut neg, &mut heads] {
-            for i in 1..start.len() {
-                start[i] += start[i - 1];
-            }
-        }
-        let occ = |start: Vec<u32>| Occ {
-            rules: vec![0u32; start[n] as usize],
-            start,
-        };
-        let (mut pos, mut neg, mut heads) = (occ(pos), occ(neg), occ(heads));
-        let mut fill = [pos.start.clone(), neg.start.clone(), heads.start.clone()];
-        let mut put = |k: usize, occ: &mut Occ, a: u32, r: usize| {
-            occ.rules[fill[k][a as usize] as usize] = r as u32;
-            fill[k][a as usize] += 1;
-        };
-        for (r, rule) in rules.iter().enumerate() {
-            if let Some((p, q)) = conj(&rule.body) {
-                p.iter().for_each(|&a| put(0, &mut pos, a, r));
-                q.iter().for_each(|&a| put(1, &mut neg, a, r));
-            }
-            rule.head.iter().for_each(|&a| put(2, &mut heads, a, r));
-        }
-        Index { pos, neg, heads }
+    fn new(num_atoms: u32, rules: &[InRule]) -> Index {
+        let key = |a: u32, side: usize| 3 * a as usize + side;
+        let pairs = rules.iter().enumerate().flat_map(move |(i, r)| {
+            let (pos, neg) = conj(&r.body).unwrap_or((&[], &[]));
+            let pos = pos.iter().map(move |&a| (key(a, POS), i as u32));
+            let neg = neg.iter().map(move |&a| (key(a, NEG), i as u32));
+            let head = r.head.iter().map(move |&a| (key(a, HEAD), i as u32));
+            pos.chain(neg).chain(head)
+        });
+        Index(Csr::from_pairs(3 * (num_atoms as usize + 1), pairs))
+    }
+
+    /// The rules with atom `a` on `side` (`POS`, `NEG`, `HEAD`).
+    fn of(&self, a: u32, side: usize) -> &[u32] {
+        self.0.row(3 * a as usize + side)
     }
 }
 
@@ -188,7 +157,7 @@ impl Pass {
 
     /// The fixpoint; false on a conflict (no answer set).
     fn run(&mut self, rules: &mut [InRule]) -> bool {
-        let ix = Index::new(rules, &self.support);
+        let ix = Index::new(self.support.len() as u32 - 1, rules);
         for r in 0..rules.len() {
             self.check(r, rules);
         }
@@ -202,28 +171,28 @@ impl Pass {
                 return false;
             }
             let (same, other) = if self.val[a as usize] == TRUE {
-                (&ix.pos, &ix.neg)
+                (POS, NEG)
             } else {
-                (&ix.neg, &ix.pos)
+                (NEG, POS)
             };
             // A literal that became true: one fewer to wait for.
-            for k in same.of(a) {
-                let r = same.rules[k] as usize;
+            for &r in ix.of(a, same) {
+                let r = r as usize;
                 if !self.dropped[r] {
                     self.pending[r] -= 1;
                     self.check(r, rules);
                 }
             }
             // A literal that became false: the body is false (1); constraints stay.
-            for k in other.of(a) {
-                let r = other.rules[k] as usize;
+            for &r in ix.of(a, other) {
+                let r = r as usize;
                 if !self.dropped[r] && !is_constraint(&rules[r]) {
                     self.drop_rule(r, &rules[r].head);
                 }
             }
             if self.val[a as usize] == FALSE {
-                for k in ix.heads.of(a) {
-                    let r = ix.heads.rules[k] as usize;
+                for &r in ix.of(a, HEAD) {
+                    let r = r as usize;
                     // A sum body keeps its last head atom: the completion reads `h :- sum`
                     // with `h` fixed false as the sum's negation, on `h`'s variable; as
                     // `:- sum` the body would need a variable of its own.
