@@ -114,21 +114,15 @@ pub fn analyse_with(program: &Program, simplify: bool) -> Result<GroundProgram, 
     ext.sort_unstable_by_key(|&(a, i, _)| (a, std::cmp::Reverse(i)));
     ext.dedup_by_key(|&mut (a, _, _)| a);
     for (atom, _, value) in ext {
-        let made = |head: Vec<u32>, choice: bool, body: BodyDef| InRule {
-            head,
-            choice,
-            body,
-            input: 0,
-        };
         match value {
-            ExternalValue::Free => rules.push(made(vec![atom], true, empty())),
+            ExternalValue::Free => rules.push(InRule::made(vec![atom], true, empty())),
             ExternalValue::True => {
-                rules.push(made(vec![atom], true, empty()));
+                rules.push(InRule::made(vec![atom], true, empty()));
                 let not_atom = BodyDef::Conj {
                     pos: vec![],
                     neg: vec![atom],
                 };
-                rules.push(made(vec![], false, not_atom));
+                rules.push(InRule::made(vec![], false, not_atom));
             }
             ExternalValue::False | ExternalValue::Release => {}
         }
@@ -137,12 +131,7 @@ pub fn analyse_with(program: &Program, simplify: bool) -> Result<GroundProgram, 
     // Assumptions (aspif 6) filter the answer sets: `:- not l.` for each assumed literal `l`.
     for &l in &program.assumptions {
         if let Some(body) = normalise_conj(&[-l]) {
-            rules.push(InRule {
-                head: vec![],
-                choice: false,
-                body,
-                input: 0,
-            });
+            rules.push(InRule::made(vec![], false, body));
         }
     }
 

@@ -52,6 +52,18 @@ pub struct InRule {
     pub input: usize,
 }
 
+impl InRule {
+    /// A rule the analysis makes (an external's, an assumption's): no input number.
+    pub fn made(head: Vec<u32>, choice: bool, body: BodyDef) -> InRule {
+        InRule {
+            head,
+            choice,
+            body,
+            input: 0,
+        }
+    }
+}
+
 /// What [`simplify`] did, for the analysis' line of `--stats`-style output.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Simplified {
@@ -89,6 +101,8 @@ struct Pass {
     support: Vec<u32>,
     /// Settled-false atoms taken out of heads (rule, atom), to put back after a conflict.
     taken: Vec<(u32, u32)>,
+    /// Rules whose head lost its last atom (constraints now; a constraint is never dropped).
+    to_constraints: u32,
     queue: Vec<u32>,
     conflict: bool,
 }
@@ -149,6 +163,7 @@ impl Pass {
             pending,
             support,
             taken: Vec::new(),
+            to_constraints: 0,
             queue: Vec::new(),
             conflict: false,
         };
@@ -208,6 +223,7 @@ impl Pass {
                     if rule.choice && rule.head.is_empty() {
                         self.dropped[r] = true;
                     } else {
+                        self.to_constraints += rule.head.is_empty() as u32;
                         self.check(r, rules);
                     }
                 }
@@ -285,29 +301,22 @@ impl Pass {
     /// The rules that remain, read under the settled atoms (3).
     fn rebuild(self, rules: &mut Vec<InRule>) -> Simplified {
         let val = &self.val;
-        let mut s = Simplified {
-            atoms_true: val.iter().filter(|&&v| v == TRUE).count() as u32,
-            atoms_false: val.iter().filter(|&&v| v == FALSE).count() as u32,
-            ..Simplified::default()
-        };
-        let mut edited: Vec<u32> = self.taken.iter().map(|&(r, _)| r).collect();
-        edited.sort_unstable();
-        edited.dedup();
-        s.to_constraints = edited
-            .iter()
-            .filter(|&&r| !self.dropped[r as usize] && is_constraint(&rules[r as usize]))
-            .count() as u32;
         let mut k = 0;
         rules.retain_mut(|rule| {
             k += 1;
-            if let BodyDef::Conj { pos, neg } = &mut rule.body {
+            let keep = !self.dropped[k - 1];
+            if let (true, BodyDef::Conj { pos, neg }) = (keep, &mut rule.body) {
                 pos.retain(|&p| val[p as usize] != TRUE);
                 neg.retain(|&q| val[q as usize] != FALSE);
             }
-            !self.dropped[k - 1]
+            keep
         });
-        s.rules_dropped = self.dropped.iter().filter(|&&d| d).count() as u32;
-        s
+        Simplified {
+            atoms_true: val.iter().filter(|&&v| v == TRUE).count() as u32,
+            atoms_false: val.iter().filter(|&&v| v == FALSE).count() as u32,
+            rules_dropped: self.dropped.iter().filter(|&&d| d).count() as u32,
+            to_constraints: self.to_constraints,
+        }
     }
 }
 

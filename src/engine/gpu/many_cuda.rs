@@ -20,6 +20,7 @@ use super::many_layout::{
 };
 use super::many_share::ring_ranges;
 use crate::engine::EngineError;
+use cudarc::driver::sys::CUresult;
 
 /// Searches (warps) per block.
 const WARPS: u32 = 4;
@@ -192,9 +193,7 @@ impl CudaMemory {
         let base = loop {
             match s.alloc_zeros::<u32>((n as u64 * geo.stride) as usize) {
                 Ok(base) => break base,
-                Err(e) if n > 1 && matches!(engine_error("", e), EngineError::OutOfMemory(_)) => {
-                    n /= 2
-                }
+                Err(e) if n > 1 && e.0 == CUresult::CUDA_ERROR_OUT_OF_MEMORY => n /= 2,
                 Err(e) => return Err(engine_error("allocating the searches' memory", e)),
             }
         };
