@@ -558,3 +558,41 @@ fn input_nogoods_shortened_by_facts_to_a_unit_and_to_nothing() {
     none.push(normal(0, &[1]));
     assert_eq!(models_all_configs(&prog(none)), Vec::<Vec<u32>>::new());
 }
+
+/// Decide each variable of `decisions` true at a new level (no propagation in between).
+fn decide_all(e: &mut CpuEngine, decisions: &[u32]) {
+    for &d in decisions {
+        e.a.lim.push(e.a.trail.len() as u32);
+        e.assign(Lit::t(d), NO_REASON);
+    }
+}
+
+#[test]
+fn a_restart_keeps_the_levels_whose_decisions_rank_before_the_next_decision() {
+    // No nogood: every variable is free, and only the scores say what comes next.
+    let o = opts_vars(Learning::Res, Heuristic::Activity, 1);
+    let mut e = nogood_engine_with(5, &[], o);
+    // Rank 1 > 2 > 4 > 3 > 5.
+    for (v, bumps) in [(1, 4), (2, 3), (4, 2), (3, 1)] {
+        for _ in 0..bumps {
+            e.scores.bump(v);
+        }
+    }
+    assert!(e.propagate().is_none());
+    // 1 and 2 rank before 4, the best unassigned variable; 3 does not.
+    decide_all(&mut e, &[1, 2, 3]);
+    assert_eq!(e.reuse_level(), 2);
+    // Decided in rank order: every level would be decided again as it is.
+    e.backtrack(0);
+    decide_all(&mut e, &[1, 2, 4]);
+    assert_eq!(e.reuse_level(), 3);
+    // The first decision ranks after the best unassigned variable: a full restart.
+    e.backtrack(0);
+    decide_all(&mut e, &[5, 1]);
+    assert_eq!(e.reuse_level(), 0);
+    // Deciding on rules, the next decision is not the best-ranked variable: a full restart.
+    let mut r = nogood_engine_with(5, &[], opts(Learning::Res, Heuristic::Activity, 1));
+    assert!(r.propagate().is_none());
+    decide_all(&mut r, &[1]);
+    assert_eq!(r.reuse_level(), 0);
+}
