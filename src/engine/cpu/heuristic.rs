@@ -113,27 +113,6 @@ impl Scores {
         Some(top)
     }
 
-    /// The best variable for which `keep` holds, after dropping the better ones for which it
-    /// does not (as `pop` would, one after another): the next decision's variable.
-    pub fn peek_where(&mut self, keep: impl Fn(Var) -> bool) -> Option<Var> {
-        while let Some(top) = self.heap.first() {
-            if keep(top.var) {
-                return Some(top.var);
-            }
-            self.pop();
-        }
-        None
-    }
-
-    /// `a` is ranked before `b` (higher score; ties: lower variable), as the heap ranks them.
-    pub fn before(&self, a: Var, b: Var) -> bool {
-        let e = |v: Var| Entry {
-            score: self.score[v as usize],
-            var: v,
-        };
-        e(a).better(e(b))
-    }
-
     /// Activity only: the variable took part in a conflict.
     pub fn bump(&mut self, v: Var) {
         if !self.dynamic {

@@ -302,8 +302,7 @@ impl CpuEngine {
                 .is_some_and(|t| t.due(self.stats.conflicts, self.vars));
             if self.restarts.due(self.stats.conflicts) || switched || turn {
                 self.stats.restarts += 1;
-                let keep = if switched || turn { 0 } else { self.reuse_level() };
-                self.backtrack(keep);
+                self.backtrack(0);
                 if turn {
                     self.switch_decisions();
                 }
@@ -410,30 +409,6 @@ impl CpuEngine {
     }
 
     /// Undo every level above `lvl`.
-    /// Trail reuse at a restart (van der Tak, Ramos and Heule, "Reusing the assignment trail in
-    /// CDCL solvers", 2011): the levels whose decision ranks before the variable the search
-    /// would decide next after going back to level 0 would be decided again as they are, so
-    /// the restart keeps them. `--decide=vars` without `#heuristic` levels only (there the
-    /// next decision is the heap's best unassigned variable); 0 otherwise.
-    fn reuse_level(&mut self) -> u32 {
-        if !self.vars || self.domain.is_some() {
-            return 0;
-        }
-        let a = &self.a;
-        let Some(next) = self.scores.peek_where(|v| a.is_unassigned(v)) else {
-            return 0;
-        };
-        let mut keep = 0;
-        while let Some(&start) = self.a.lim.get(keep) {
-            let decision = self.a.trail[start as usize].var();
-            if !self.scores.before(decision, next) {
-                break;
-            }
-            keep += 1;
-        }
-        keep as u32
-    }
-
     fn backtrack(&mut self, lvl: u32) {
         if self.a.level() <= lvl {
             return;

@@ -64,6 +64,7 @@ impl CpuEngine {
     pub(super) fn import(&mut self) {
         let may = self.may_export();
         let Some(p) = self.port.as_mut() else { return };
+        debug_assert_eq!(self.a.level(), 0, "imports happen at level 0");
         if may {
             p.flush();
         }
@@ -75,10 +76,7 @@ impl CpuEngine {
                 break;
             }
             // A literal false at level 0 satisfies the nogood for good.
-            if ng
-                .iter()
-                .any(|&l| self.a.value(l) < 0 && self.a.level_of(l.var()) == 0)
-            {
+            if ng.iter().any(|&l| self.a.value(l) < 0) {
                 continue;
             }
             self.stats.shared_in += 1;
