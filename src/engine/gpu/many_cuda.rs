@@ -190,6 +190,7 @@ impl CudaMemory {
         ];
         // Another process may take device memory between the query above and this allocation
         // (two runs started together on one GPU): then half as many searches, down to one.
+        let wanted = n;
         let base = loop {
             match s.alloc_zeros::<u32>((n as u64 * geo.stride) as usize) {
                 Ok(base) => break base,
@@ -197,6 +198,11 @@ impl CudaMemory {
                 Err(e) => return Err(engine_error("allocating the searches' memory", e)),
             }
         };
+        if n < wanted {
+            eprintln!(
+                "*** Warn : (yasmin-rs): device memory was taken meanwhile (another process?): {n} GPU searches instead of {wanted}"
+            );
+        }
         let hdr = s
             .alloc_zeros::<u32>(n * H_WORDS)
             .map_err(|e| engine_error("allocating device memory", e))?;
