@@ -113,7 +113,8 @@ def command(cfg, ground, time_limit, models, binary, clingo, quiet=False, extra=
             optimising=False):
     """argv of one run of CFG on the ground file GROUND. clingo prints no models (`-q`); on an
     optimisation instance it prints each model's `Answer: N (Time: …)` and cost (`-q2,0`), so
-    that the rows hold its trajectory."""
+    that the rows hold its trajectory. yasmin-rs prints its models unless QUIET, and then
+    exactly what clingo prints (the same flags), so that its rows hold a trajectory too."""
     if cfg["solver"] == "clingo":
         return (list(clingo) + cfg["flags"] + [ground, "--stats", "-q2,0" if optimising else "-q",
                                                 "-n", str(models),
@@ -122,5 +123,5 @@ def command(cfg, ground, time_limit, models, binary, clingo, quiet=False, extra=
             "--time-limit", str(time_limit)]
     argv += cfg["flags"]
     if quiet:
-        argv.append("-q")
+        argv.append("-q2,0" if optimising else "-q")
     return argv + list(extra)

@@ -107,6 +107,18 @@ class Configs(unittest.TestCase):
         self.assertEqual(configs.command(configs.parse("gpu:default"), "g.aspif", 10, 1, "new",
                                          ["clingo"])[0], "new")
 
+    def test_quiet_runs_still_print_costs_when_optimising(self):
+        # A quiet optimisation run must print each model's time and cost, as clingo's does,
+        # or the report has no trajectory (best cost within 10 s) for it.
+        for name in ("cpu:default", "clingo"):
+            cfg = configs.parse(name)
+            argv = configs.command(cfg, "g.aspif", 10, 0, "bin", ["clingo"], quiet=True,
+                                   optimising=True)
+            self.assertIn("-q2,0", argv, name)
+            self.assertNotIn("-q", argv, name)
+            plain = configs.command(cfg, "g.aspif", 10, 1, "bin", ["clingo"], quiet=True)
+            self.assertIn("-q", plain, name)
+
     def test_bad_forms_are_refused(self):
         for bad in ("cpu", "tpu:res", "cpu:res+-x", "yasmin::--x", "cpu:res:a:b:c"):
             with self.assertRaises(SystemExit, msg=bad):
