@@ -269,6 +269,28 @@ fn stats_has_clingos_problem_table() {
     }
 }
 
+/// `Constraints` counts nogoods of two or more literals, as clasp does: units are assignments
+/// (they were counted as "Other" constraints before; these programs then showed 3, 3 and more).
+#[test]
+fn stats_constraints_count_no_units_as_clasp() {
+    for program in [
+        "a. b :- a. c :- b.",
+        "{a;b}. :- a, b.",
+        "{a;b;c}. :- a, b, c. d :- a. d :- b.",
+    ] {
+        let aspif = gringo(program, &[]);
+        let ours = yasmin(&["--stats", "--engine=cpu", "-n", "0"], Some(&aspif));
+        let theirs = clingo58(&["--stats", "-n", "0"], &aspif);
+        let line = |t: &str| -> String {
+            t.lines()
+                .find(|l| l.starts_with("Constraints"))
+                .unwrap_or_else(|| panic!("no Constraints in\n{t}"))
+                .to_string()
+        };
+        assert_eq!(line(&ours.stdout), line(&theirs.stdout), "{program}");
+    }
+}
+
 #[test]
 fn a_fractional_time_limit_is_rejected_as_by_clingo() {
     let file = source("choice.lp", CHOICE);

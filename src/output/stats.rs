@@ -23,7 +23,8 @@ pub struct Problem {
     pub tight: bool,
     /// Variables of the completion (atoms, bodies, auxiliaries).
     pub variables: u64,
-    /// Nogoods of the completion, and how many have two and three literals.
+    /// Nogoods of the completion with two or more literals (units are assignments, not
+    /// constraints, as clasp counts them), and how many of them have two and three.
     pub nogoods: u64,
     pub binary: u64,
     pub ternary: u64,

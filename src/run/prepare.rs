@@ -200,7 +200,8 @@ fn work(
     let completion = completer(Some(host.map_or(device_sums, |o| o.sums)))(&ground);
     let db = &completion.db;
     problem.variables = u64::from(db.num_vars);
-    problem.nogoods = db.len() as u64;
+    // Units are assignments at level 0, not constraints (clasp counts them so too).
+    problem.nogoods = db.len() as u64 - u64::from(db.bounds[0]);
     problem.binary = u64::from(db.bounds[1] - db.bounds[0]);
     problem.ternary = u64::from(db.bounds[2] - db.bounds[1]);
     phase(
