@@ -51,6 +51,8 @@ static inline u64 ys_now_ns() {
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (u64)t.tv_sec * 1000000000ull + (u64)t.tv_nsec;
 }
+// The clock the time split counts in (YSM_C_CY_*: only their ratios are read).
+static inline u64 ys_clock() { return ys_now_ns(); }
 template <class T> static inline T ys_vol(const T& x) { return x; }
 #else
 #define YS_D __device__ __forceinline__
@@ -70,6 +72,7 @@ __device__ __forceinline__ u64 ys_now_ns() {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
+__device__ __forceinline__ u64 ys_clock() { return clock64(); }
 template <class T> __device__ __forceinline__ T ys_vol(const T& x) { return *(const volatile T*)&x; }
 #endif
 
@@ -171,7 +174,15 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_C_IMPORTED 11  // nogoods of other searches taken from it
 #define YSM_C_CUBES 12     // cubes this search refuted
 #define YSM_C_SPLITS 13    // cubes this search split off to the pool
-#define YSM_C_WORDS 14
+// Where a search's time goes, in ys_clock() ticks (SM cycles; nanoseconds under the emulation):
+#define YSM_C_CY_RUN 14      // all of search_run
+#define YSM_C_CY_PROP 15     // propagate
+#define YSM_C_CY_SHORT 16    // of which the nogoods of length 2 and 3 (prop_short)
+#define YSM_C_CY_RESOLVE 17  // conflict analysis, learning and backjump (resolve)
+#define YSM_C_CY_UFS 18      // unfounded-set checks
+#define YSM_C_CY_RESTART 19  // restarts with their imports and deletions
+#define YSM_C_STEPS 20       // propagation steps (a step takes up to YS_WARP queued literals)
+#define YSM_C_WORDS 21
 
 // ---- the sharing ring (global): slots of YSM_SHARE_WORDS words, [len | sid << 8, seq, lits] ----
 #define YSM_SHARE_WORDS 8

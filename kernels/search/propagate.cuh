@@ -223,6 +223,8 @@ YS_D void prop_watches(const Prog& P, const Geo& g, const Srch& s, u32 p, u32 le
 YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     const u32 lane = YS_LANE;
     u32 done = 0;
+    u64 steps = 0, cy_short = 0;
+    bool late = false;
     while (true) {
         ys_sync();
         u32 q = ys_vol(s.H[YSM_H_QHEAD]);
@@ -230,9 +232,13 @@ YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         if (ys_vol(s.H[YSM_H_CONFL]) != YSM_NONE || q >= t || ys_vol(s.H[YSM_H_ERR]) != 0) break;
         if (done >= 256u) {
             done = 0;
-            u32 late = lane == 0 && ys_now_ns() >= deadline;
-            if (ys_bcast(late)) return true;
+            u32 now_late = lane == 0 && ys_now_ns() >= deadline;
+            if (ys_bcast(now_late)) {
+                late = true;
+                break;
+            }
         }
+        steps += 1;
         u32 nb = t - q < YS_WARP ? t - q : YS_WARP;
         u32 level = s.H[YSM_H_LEVEL];
         // Lane j: literal q + j, its short-nogood occurrences socc[sb .. sb + sc] and the length
@@ -248,7 +254,9 @@ YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         }
         done += ys_sum(work);
         ys_sync();
+        u64 c0 = ys_clock();
         prop_short(P, s, pl, sb, sc, level);
+        cy_short += ys_clock() - c0;
         for (u32 j = 0; j < nb; ++j) {
             if (j > 0 && ys_vol(s.H[YSM_H_CONFL]) != YSM_NONE) break;
             u32 p = ys_shfl(pl, j);
@@ -259,5 +267,9 @@ YS_D bool propagate(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         }
     }
     ys_sync();
-    return false;
+    if (lane == 0) {
+        s.C[YSM_C_STEPS] += steps;
+        s.C[YSM_C_CY_SHORT] += cy_short;
+    }
+    return late;
 }

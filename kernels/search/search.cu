@@ -134,6 +134,8 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     const u32 lane = YS_LANE;
     u32* H = s.H;
     const u32 nv2 = 2 * P.num_vars;
+    const u64 c_run = ys_clock();
+    u64 c0 = 0;
     // Each status is read by every lane before any lane may change it.
     u32 st = H[YSM_H_STATUS];
     ys_sync();
@@ -154,8 +156,12 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         }
         if (ys_bcast(stop)) break;
         u32 t0 = H[YSM_H_TRAIL];
+        c0 = ys_clock();
         bool cut = propagate(P, g, s, deadline);
-        if (lane == 0) s.C[YSM_C_PROPS] += H[YSM_H_TRAIL] - t0;
+        if (lane == 0) {
+            s.C[YSM_C_PROPS] += H[YSM_H_TRAIL] - t0;
+            s.C[YSM_C_CY_PROP] += ys_clock() - c0;
+        }
         if (H[YSM_H_ERR] != 0) continue;
         if (cut) break;  // the slice ended inside propagation: it resumes there
         u32 confl = H[YSM_H_CONFL];
@@ -174,16 +180,22 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
                 // The learned store is nearly full: restart and delete first (this conflict
                 // teaches nothing; the restart undoes it, so it will be met again if it
                 // matters; one at or below the backtrack level flips a decision first).
+                c0 = ys_clock();
                 restart(P, g, s, nv2);
                 share_import(g, s);
+                if (lane == 0) s.C[YSM_C_CY_RESTART] += ys_clock() - c0;
                 continue;
             }
+            c0 = ys_clock();
             resolve(P, g, s, confl, false);
+            if (lane == 0) s.C[YSM_C_CY_RESOLVE] += ys_clock() - c0;
             continue;
         }
         if (H[YSM_H_RESTART_LEFT] == 0 || H[YSM_H_FORCE]) {
+            c0 = ys_clock();
             restart(P, g, s, nv2);
             share_import(g, s);
+            if (lane == 0) s.C[YSM_C_CY_RESTART] += ys_clock() - c0;
             // A search for cubes that has none looks for a split-off one (at level 1 only).
             if (s.cfg[YSM_CFG_CUBE] && H[YSM_H_CUBE] == YSM_NONE && H[YSM_H_BT_LEVEL] == 1) cube_take(g, s);
             continue;
@@ -207,7 +219,9 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         // at gaps that double while it finds nothing (reset when it finds something).
         bool check = P.ufs && (v == YSM_NONE || ufs_next == 0);
         if (check) {
+            c0 = ys_clock();
             u32 r = ufs_check(P, s);
+            if (lane == 0) s.C[YSM_C_CY_UFS] += ys_clock() - c0;
             if (lane == 0) {
                 u32 gap = r ? 1u : (H[YSM_H_UFS_GAP] < 64 ? 2 * H[YSM_H_UFS_GAP] : 64u);
                 H[YSM_H_UFS_GAP] = gap;
@@ -216,7 +230,9 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             ys_sync();
             if (H[YSM_H_ERR] != 0) continue;
             if (r == 1) {
+                c0 = ys_clock();
                 resolve(P, g, s, YSM_INJECT, false);
+                if (lane == 0) s.C[YSM_C_CY_RESOLVE] += ys_clock() - c0;
                 continue;
             }
             if (r == 2) {
@@ -256,6 +272,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         decide(s, l);
     }
     ys_sync();
+    if (lane == 0) s.C[YSM_C_CY_RUN] += ys_clock() - c_run;
 }
 
 #ifdef YS_EMU

@@ -62,6 +62,11 @@ pub struct Stats {
     /// looser ones that restarted every search.
     pub gpu_bound_updates: u64,
     pub gpu_bound_resets: u64,
+    /// Many-searches engine: where the searches' time went (`GpuTime`), summed over them.
+    pub gpu_time: GpuTime,
+    /// Many-searches engine: why and when it started over with fewer searches (empty: it
+    /// did not; `engine/gpu/many.rs`, `Narrow`).
+    pub gpu_narrowed: String,
     /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
     /// (empty: one engine ran).
     pub portfolio: String,
@@ -77,6 +82,21 @@ pub struct DeviceMem {
     pub rules: u64,
     pub state: u64,
     pub driver_used: u64,
+}
+
+/// The many-searches kernel's clock ticks (SM cycles; nanoseconds under the emulation), summed
+/// over the searches, by phase (`YSM_C_CY_*`), and its propagation steps (each takes up to a
+/// warp's width of queued literals): only ratios are meaningful.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuTime {
+    pub run: u64,
+    pub propagate: u64,
+    /// Part of `propagate`: the nogoods of length 2 and 3.
+    pub short: u64,
+    pub resolve: u64,
+    pub unfounded: u64,
+    pub restart: u64,
+    pub steps: u64,
 }
 
 impl DeviceMem {

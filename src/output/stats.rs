@@ -160,6 +160,34 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
             "{c}{:<w$}: {} shared, {} imported",
             "  Nogoods", s.shared_out, s.shared_in
         )?;
+        if !s.gpu_narrowed.is_empty() {
+            writeln!(o, "{c}{:<w$}: {}", "  Narrowed", s.gpu_narrowed)?;
+        }
+        let t = &s.gpu_time;
+        if t.run > 0 {
+            let pc = |x: u64| 100.0 * x as f64 / t.run as f64;
+            let other = t
+                .run
+                .saturating_sub(t.propagate + t.resolve + t.unfounded + t.restart);
+            writeln!(
+                o,
+                "{c}{:<w$}: propagation {:.1}% (short nogoods {:.1}%), analysis {:.1}%, unfounded sets {:.1}%, restarts {:.1}%, other {:.1}%",
+                "  Time",
+                pc(t.propagate),
+                pc(t.short),
+                pc(t.resolve),
+                pc(t.unfounded),
+                pc(t.restart),
+                pc(other)
+            )?;
+            writeln!(
+                o,
+                "{c}{:<w$}: {:.2} literals per propagation step ({} steps)",
+                "  Steps",
+                per(s.propagations, t.steps),
+                t.steps
+            )?;
+        }
         if s.gpu_bytes_per_search > 0 {
             writeln!(
                 o,

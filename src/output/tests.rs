@@ -1,6 +1,7 @@
 //! Snapshots of every format, with fixed times so that they are reproducible.
 
 use super::*;
+use crate::engine::stats::GpuTime;
 use lparse::{Output, ProgramBuilder};
 
 fn run(format: Format, quiet: bool, models: &[&[&str]], summary: Summary) -> String {
@@ -103,6 +104,15 @@ fn stats() -> Stats {
         minimality_failed: 4,
         gpu_bound_updates: 5,
         gpu_bound_resets: 1,
+        gpu_time: GpuTime {
+            run: 1000,
+            propagate: 700,
+            short: 400,
+            resolve: 150,
+            unfounded: 50,
+            restart: 20,
+            steps: 5000,
+        },
         portfolio: "answer from the CPU engine, beside 4 GPU searches".into(),
     }
 }

@@ -28,7 +28,7 @@ pub struct EmuMemory {
     base: Vec<u64>,
     hdr: Vec<u32>,
     ctr: Vec<u64>,
-    _cfg: Vec<u32>,
+    cfg_rows: Vec<u32>,
     status: Vec<u32>,
     global: Vec<u32>,
     share: Vec<u32>,
@@ -106,7 +106,7 @@ impl EmuMemory {
             base,
             hdr,
             ctr,
-            _cfg: cfg,
+            cfg_rows: cfg,
             status,
             global,
             share,
@@ -153,7 +153,7 @@ impl Memory for EmuMemory {
 
     fn statuses(&mut self) -> Result<Vec<u32>, EngineError> {
         self.from_dev += 4 * self.n as u64;
-        Ok(self.status.clone())
+        Ok(self.status[..self.n].to_vec())
     }
 
     fn header_word(&mut self, sid: usize, w: usize) -> Result<u32, EngineError> {
@@ -217,6 +217,14 @@ impl Memory for EmuMemory {
         self.share.fill(0);
         self.global.copy_from_slice(global);
         Ok(())
+    }
+
+    fn narrow(&mut self, n: usize, cfg: &[u32], global: &[u32]) -> Result<(), EngineError> {
+        assert!(n <= self.n && cfg.len() == n * CFG_WORDS);
+        self.cfg_rows[..cfg.len()].copy_from_slice(cfg);
+        self.n = n;
+        self.geo.n_searches = n as u32;
+        self.reset(global)
     }
 
     fn traffic(&self) -> (u64, u64) {

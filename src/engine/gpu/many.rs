@@ -26,6 +26,7 @@ use super::many_opt::{Change, Opt};
 use super::many_share::HostShare;
 use super::{portfolio, split};
 use crate::engine::portfolio::exchange::DeviceLink;
+use crate::engine::stats::GpuTime;
 use crate::engine::{Bound, DeviceOptions, Engine, EngineError, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
@@ -47,6 +48,15 @@ const EMULATED_SEARCHES: usize = 4;
 const COUNTERS_EVERY: Duration = Duration::from_millis(250);
 /// Words of the learned arena per search before the program's size raises it.
 pub const ARENA_WORDS: u32 = 1 << 19;
+/// Huge programs (`Narrow`): after this much search, the searches' conflicts are counted
+/// over the next `NARROW_AFTER`; if each made fewer than `NARROW_RATE` a second, the engine
+/// starts over with `NARROW_TO` searches (unless `--gpu-searches` fixed the count). Measured on
+/// qsr 0125 (2.6M variables, 269 MB per search) on an H200: its searches share the memory
+/// system, so each is slower the more run, 27 conflicts/s with 4, 20 with 16, 13 with 32 and
+/// 2.3 with 448; 4, 8 and 16 searches proved it in 26-30 s, 24, 32 and 448 did not in 33-54 s.
+const NARROW_AFTER: Duration = Duration::from_secs(2);
+const NARROW_RATE: f64 = 10.0;
+const NARROW_TO: usize = 16;
 
 /// The global words the host reads after each slice (`YSM_G_*` up to the cube variables).
 pub const GLOBAL_READ: usize = g::CUBE_VAR;
@@ -76,6 +86,10 @@ pub trait Memory {
     /// Start every search afresh (its memory as at the start, status INIT; the counters are
     /// kept) with the global words `global` (between slices).
     fn reset(&mut self, global: &[u32]) -> Result<(), EngineError>;
+    /// Run only the first `n` searches (fewer than now) from here on, with the portfolio rows
+    /// `cfg` (`CFG_WORDS` each), all afresh as by [`Memory::reset`] with `global`. The
+    /// counters of every search, run or not, stay readable.
+    fn narrow(&mut self, n: usize, cfg: &[u32], global: &[u32]) -> Result<(), EngineError>;
     /// Bytes (to, from) the device since the search started.
     fn traffic(&self) -> (u64, u64);
     fn memory_bytes(&self) -> u64;
@@ -106,6 +120,83 @@ pub struct ManyEngine {
     global_init: Vec<u32>,
     /// The completion has the empty nogood.
     trivially_unsat: bool,
+    /// The portfolio rows and global words for a number of searches.
+    layout: Layout,
+    narrow: Narrow,
+    narrow_rule: NarrowRule,
+}
+
+/// What the portfolio rows and the cubes of `n` searches follow from.
+struct Layout {
+    opts: DeviceOptions,
+    /// The variables cubes may split on, best first (`split::candidates`).
+    candidates: Vec<u32>,
+}
+
+impl Layout {
+    fn bits(&self, n: usize) -> usize {
+        split::bits(n, self.opts.cubes, self.candidates.len()) as usize
+    }
+    /// The portfolio rows of `n` searches and the global words at their start.
+    fn at(&self, n: usize) -> (Vec<u32>, Vec<u32>) {
+        let o = &self.opts;
+        let k = self.bits(n);
+        (
+            portfolio::configure(n, o.learning, o.heuristic, o.seed, k > 0),
+            split::global_words(&self.candidates[..k], o.split),
+        )
+    }
+    fn cubes(&self, n: usize) -> u32 {
+        match self.bits(n) {
+            0 => 0,
+            k => 1u32 << k,
+        }
+    }
+}
+
+/// When and how `Narrow` starts over: after `after` of search and as long again of counting,
+/// if each search made fewer than `rate` conflicts a second, with `to` searches.
+#[derive(Clone, Copy, Debug)]
+struct NarrowRule {
+    after: Duration,
+    rate: f64,
+    to: usize,
+}
+
+impl NarrowRule {
+    const DEFAULT: NarrowRule = NarrowRule {
+        after: NARROW_AFTER,
+        rate: NARROW_RATE,
+        to: NARROW_TO,
+    };
+
+    /// YASMIN_NARROW=`ms,rate,to` (tests: a start-over under the emulation, even with
+    /// `--gpu-searches`).
+    fn from_env() -> Option<NarrowRule> {
+        let v = std::env::var("YASMIN_NARROW").ok()?;
+        let f: Vec<&str> = v.split(',').collect();
+        match f[..] {
+            [ms, rate, to] => Some(NarrowRule {
+                after: Duration::from_millis(ms.parse().ok()?),
+                rate: rate.parse().ok()?,
+                to: to.parse().ok()?,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Fewer searches for huge programs (`NARROW_*`): whether the check is still to come.
+#[derive(Clone, Copy, Debug)]
+enum Narrow {
+    /// The count was given, or the check was made.
+    Off,
+    /// Search has not started.
+    Idle,
+    /// Search started then.
+    Started(Instant),
+    /// Search started then (the first), and the conflicts so far were counted then.
+    Counting(Instant, Instant, u64),
 }
 
 impl ManyEngine {
@@ -152,14 +243,12 @@ impl ManyEngine {
         let fwd = opts.learning == crate::engine::Learning::Fwd;
         let geo = Geometry::new(&prog, arena, fwd).map_err(EngineError::OutOfMemory)?;
         let requested = opts.searches.map(|n| n as usize);
-        let candidates = split::candidates(&prog);
-        let setup = |n: usize| {
-            let k = split::bits(n, opts.cubes, candidates.len()) as usize;
-            (
-                portfolio::configure(n, opts.learning, opts.heuristic, opts.seed, k > 0),
-                split::global_words(&candidates[..k], opts.split),
-            )
+        let narrow_env = NarrowRule::from_env();
+        let layout = Layout {
+            opts,
+            candidates: split::candidates(&prog),
         };
+        let setup = |n: usize| layout.at(n);
         let mut stats = Stats {
             gpu_bytes_per_search: geo.bytes_per_search(),
             gpu_native_sums: prog.nsums.native() as u64,
@@ -181,10 +270,7 @@ impl ManyEngine {
         };
         stats.device_setup_time = t0.elapsed();
         stats.gpu_searches = mem.searches() as u64;
-        let cubes = match split::bits(mem.searches(), opts.cubes, candidates.len()) {
-            0 => 0,
-            k => 1u32 << k,
-        };
+        let cubes = layout.cubes(mem.searches());
         stats.gpu_cubes = u64::from(cubes);
         stats.gpu_portfolio = portfolio::describe(mem.searches(), opts.heuristic);
         stats.device_mem.state = mem.memory_bytes();
@@ -210,7 +296,75 @@ impl ManyEngine {
             opt,
             global_init,
             trivially_unsat: c.db.has_empty,
+            layout,
+            narrow: match (requested, narrow_env) {
+                (Some(_), None) => Narrow::Off,
+                _ => Narrow::Idle,
+            },
+            narrow_rule: narrow_env.unwrap_or(NarrowRule::DEFAULT),
         })
+    }
+
+    /// The conflicts of every search so far.
+    fn conflicts_now(&mut self) -> Result<u64, EngineError> {
+        let ctr = self.mem.counters()?;
+        Ok(ctr.chunks(C_WORDS).map(|w| w[c::CONFLICTS]).sum())
+    }
+
+    /// The check of `Narrow`, before a slice: go on counting, or start over with fewer
+    /// searches when each makes too few conflicts a second. Only when no model waits in a
+    /// search (it would be lost).
+    fn check_narrow(&mut self) -> Result<(), EngineError> {
+        let n = self.mem.searches();
+        let rule = self.narrow_rule;
+        match self.narrow {
+            Narrow::Off | Narrow::Idle => {}
+            _ if n <= rule.to => self.narrow = Narrow::Off,
+            Narrow::Started(t0) => {
+                if t0.elapsed() >= rule.after {
+                    self.narrow = Narrow::Counting(t0, Instant::now(), self.conflicts_now()?);
+                }
+            }
+            Narrow::Counting(t0, t, c0) => {
+                let secs = t.elapsed().as_secs_f64();
+                if secs >= rule.after.as_secs_f64() {
+                    self.narrow = Narrow::Off;
+                    let rate = self.conflicts_now()?.saturating_sub(c0) as f64 / n as f64 / secs;
+                    if rate < rule.rate {
+                        self.narrow_to(rule.to, rate, t0.elapsed())?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Start over with the first `n` searches (see `Narrow`).
+    fn narrow_to(&mut self, n: usize, rate: f64, after: Duration) -> Result<(), EngineError> {
+        let from = self.mem.searches();
+        let (cfg, mut global) = self.layout.at(n);
+        // The objective's words as at the start, and the bound now.
+        if let Some(o) = &self.opt {
+            let w = o.words();
+            let at = g::OBJ_K..g::OBJ_K + w.len();
+            global[at.clone()].copy_from_slice(&self.global_init[at.clone()]);
+            self.global_init = global.clone();
+            global[at].copy_from_slice(&w);
+        } else {
+            self.global_init = global.clone();
+        }
+        self.mem.narrow(n, &cfg, &global)?;
+        self.cubes = self.layout.cubes(n);
+        self.slice = FIRST_SLICE;
+        let s = &mut self.stats;
+        s.gpu_searches = n as u64;
+        s.gpu_cubes = u64::from(self.cubes);
+        s.gpu_portfolio = portfolio::describe(n, self.layout.opts.heuristic);
+        s.gpu_narrowed = format!(
+            "{from} searches made {rate:.1} conflicts/s each; {n} started over after {:.2}s",
+            after.as_secs_f64()
+        );
+        Ok(())
     }
 
     /// Take bound `b` (see [`Engine::set_bound`] and `many_opt.rs`).
@@ -303,6 +457,12 @@ impl ManyEngine {
                 .map(|d| d.saturating_duration_since(Instant::now()))
                 .unwrap_or(MAX_SLICE);
             let slice = self.slice.min(left).max(Duration::from_millis(1));
+            // No model waits in a search here (all were taken above), so none is lost if the
+            // searches start over.
+            match self.narrow {
+                Narrow::Idle => self.narrow = Narrow::Started(Instant::now()),
+                _ => self.check_narrow()?,
+            }
             self.mem.run_slice(slice.as_nanos() as u64)?;
             self.stats.kernel_launches += 1;
             self.slice = (self.slice * 2).min(MAX_SLICE);
@@ -348,6 +508,15 @@ impl ManyEngine {
         s.shared_in = sum(c::IMPORTED);
         s.gpu_cubes_refuted = sum(c::CUBES);
         s.gpu_cube_splits = sum(c::SPLITS);
+        s.gpu_time = GpuTime {
+            run: sum(c::CY_RUN),
+            propagate: sum(c::CY_PROP),
+            short: sum(c::CY_SHORT),
+            resolve: sum(c::CY_RESOLVE),
+            unfounded: sum(c::CY_UFS),
+            restart: sum(c::CY_RESTART),
+            steps: sum(c::STEPS),
+        };
         let (to, from) = self.mem.traffic();
         s.bytes_to_device = to;
         s.bytes_from_device = from;

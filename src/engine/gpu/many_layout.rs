@@ -18,7 +18,7 @@ use super::many_sums::{SumArrays, SUMREF};
 pub const NONE: u32 = u32::MAX;
 pub const BLOCK: usize = 16;
 pub const H_WORDS: usize = 44;
-pub const C_WORDS: usize = 14;
+pub const C_WORDS: usize = 21;
 /// Sharing ring: words per slot, and slots.
 pub const SHARE_WORDS: usize = 8;
 pub const SHARE_SLOTS: u32 = 1 << 16;
@@ -67,6 +67,13 @@ pub mod c {
     pub const IMPORTED: usize = 11;
     pub const CUBES: usize = 12;
     pub const SPLITS: usize = 13;
+    pub const CY_RUN: usize = 14;
+    pub const CY_PROP: usize = 15;
+    pub const CY_SHORT: usize = 16;
+    pub const CY_RESOLVE: usize = 17;
+    pub const CY_UFS: usize = 18;
+    pub const CY_RESTART: usize = 19;
+    pub const STEPS: usize = 20;
 }
 
 /// The global words (`YSM_G_*`), one array for all searches.

@@ -172,6 +172,13 @@ mod tests {
             ("IMPORTED", c::IMPORTED),
             ("CUBES", c::CUBES),
             ("SPLITS", c::SPLITS),
+            ("CY_RUN", c::CY_RUN),
+            ("CY_PROP", c::CY_PROP),
+            ("CY_SHORT", c::CY_SHORT),
+            ("CY_RESOLVE", c::CY_RESOLVE),
+            ("CY_UFS", c::CY_UFS),
+            ("CY_RESTART", c::CY_RESTART),
+            ("STEPS", c::STEPS),
         ] {
             assert_eq!(define(&format!("YSM_C_{name}")), v as u64);
         }
