@@ -48,15 +48,14 @@ const EMULATED_SEARCHES: usize = 4;
 const COUNTERS_EVERY: Duration = Duration::from_millis(250);
 /// Words of the learned arena per search before the program's size raises it.
 pub const ARENA_WORDS: u32 = 1 << 19;
-/// Huge programs (`Narrow`): after this much search, the searches' conflicts are counted
-/// over the next `NARROW_AFTER`; if each made fewer than `NARROW_RATE` a second, the engine
-/// starts over with `NARROW_TO` searches (unless `--gpu-searches` fixed the count). Measured on
-/// qsr 0125 (2.6M variables, 269 MB per search) on an H200: its searches share the memory
-/// system, so each is slower the more run, 27 conflicts/s with 4, 20 with 16, 13 with 32 and
-/// 2.3 with 448; 4, 8 and 16 searches proved it in 26-30 s, 24, 32 and 448 did not in 33-54 s.
-const NARROW_AFTER: Duration = Duration::from_secs(2);
-const NARROW_RATE: f64 = 10.0;
-const NARROW_TO: usize = 16;
+/// Huge programs (`Narrow`): starting over with fewer, faster searches. Off unless
+/// YASMIN_NARROW gives the rule: no rule tried so far is good enough to be the default.
+/// Measured on qsr 0125 (2.6M variables, 269 MB per search) on an H200: its searches share the
+/// memory system, so each is slower the more run, 27 conflicts/s with 4, 20 with 16, 13 with 32
+/// and 2.3 with 448 (the default); 4, 8 and 16 searches proved it in 26-30 s, 24, 32 and 448
+/// did not in 33-54 s. The rule "after 2 s, count 2 s; under 10 conflicts/s a search, start over
+/// with 16" did not fire on qsr 0125 within 60 s and fired on valves 0007 (optimisation, which
+/// 1,370 searches solve in 15 s), so it is not on.
 
 /// The global words the host reads after each slice (`YSM_G_*` up to the cube variables).
 pub const GLOBAL_READ: usize = g::CUBE_VAR;
@@ -164,14 +163,8 @@ struct NarrowRule {
 }
 
 impl NarrowRule {
-    const DEFAULT: NarrowRule = NarrowRule {
-        after: NARROW_AFTER,
-        rate: NARROW_RATE,
-        to: NARROW_TO,
-    };
-
-    /// YASMIN_NARROW=`ms,rate,to` (tests: a start-over under the emulation, even with
-    /// `--gpu-searches`).
+    /// YASMIN_NARROW=`ms,rate,to` (experiments on the GPU; tests: a start-over under the
+    /// emulation), also with `--gpu-searches`.
     fn from_env() -> Option<NarrowRule> {
         let v = std::env::var("YASMIN_NARROW").ok()?;
         let f: Vec<&str> = v.split(',').collect();
@@ -186,10 +179,10 @@ impl NarrowRule {
     }
 }
 
-/// Fewer searches for huge programs (`NARROW_*`): whether the check is still to come.
+/// Fewer searches for huge programs (`NarrowRule`): whether the check is still to come.
 #[derive(Clone, Copy, Debug)]
 enum Narrow {
-    /// The count was given, or the check was made.
+    /// No rule, or the check was made.
     Off,
     /// Search has not started.
     Idle,
@@ -297,11 +290,15 @@ impl ManyEngine {
             global_init,
             trivially_unsat: c.db.has_empty,
             layout,
-            narrow: match (requested, narrow_env) {
-                (Some(_), None) => Narrow::Off,
-                _ => Narrow::Idle,
+            narrow: match narrow_env {
+                Some(_) => Narrow::Idle,
+                None => Narrow::Off,
             },
-            narrow_rule: narrow_env.unwrap_or(NarrowRule::DEFAULT),
+            narrow_rule: narrow_env.unwrap_or(NarrowRule {
+                after: Duration::ZERO,
+                rate: 0.0,
+                to: usize::MAX,
+            }),
         })
     }
 

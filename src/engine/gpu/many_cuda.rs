@@ -302,7 +302,7 @@ impl Memory for CudaMemory {
     fn statuses(&mut self) -> Result<Vec<u32>, EngineError> {
         let mut v = vec![0u32; self.n];
         self.stream
-            .memcpy_dtoh(&self.status, &mut v)
+            .memcpy_dtoh(&self.status.slice(0..self.n), &mut v)
             .map_err(|e| engine_error("reading the search statuses", e))?;
         self.sync("reading the search statuses")?;
         self.from_dev += 4 * self.n as u64;
