@@ -269,7 +269,8 @@ pub struct Config {
           value_parser = values::threads, help_heading = SOLVING)]
     pub threads: Option<u32>,
 
-    /// GPU engine: searches run at once [default: as many as fit].
+    /// GPU engine: searches run at once [default: as many as fit; 16 when one search needs
+    /// over 128 MB of device memory].
     #[arg(long = "gpu-searches", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..), help_heading = SOLVING)]
     pub gpu_searches: Option<u32>,

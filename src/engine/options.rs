@@ -119,7 +119,7 @@ pub struct DeviceOptions {
     pub seed: u64,
     /// Sum bodies native or translated (the completion must match: `run::plan::Plan::device_sums`).
     pub sums: Sums,
-    /// Many-searches engine: searches at once (`None`: as many as fit).
+    /// Many-searches engine: searches at once (`None`: as many as fit, 16 for a huge program).
     pub searches: Option<u32>,
     /// Many-searches engine: split into 2^k cubes (`Some(0)`: no splitting; `None`: as many
     /// as the searches need).

@@ -67,6 +67,24 @@ fn up<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone>(
         .map_err(|e| engine_error("uploading the program", e))
 }
 
+/// A search whose state takes more than this is of a huge program: by default at most
+/// `HUGE_SEARCHES` of them run. The searches share the memory system, and past a few dozen
+/// each slows almost in proportion (benchmarks/results/profiles/gpu-time-split-h200.md: qsr
+/// 0125, 269 MB a search, 20 conflicts/s a search with 16, 13 with 32, 2.3 with the 448 that
+/// fit on an H200; 16 proved it in 30 s, 448 not in 60 s); every other instance of the
+/// benchmark set takes at most 89 MB a search and keeps the count that fits.
+const HUGE_BYTES: u64 = 128 << 20;
+const HUGE_SEARCHES: usize = 16;
+
+/// The searches to run unless `--gpu-searches` says: as many as the GPU holds resident (the
+/// device memory is a second limit), but `HUGE_SEARCHES` for a huge program.
+fn default_searches(bytes_per_search: u64, resident: usize) -> usize {
+    match bytes_per_search > HUGE_BYTES {
+        true => HUGE_SEARCHES.min(resident),
+        false => resident,
+    }
+}
+
 impl CudaMemory {
     pub fn open(
         prog: ProgArrays,
@@ -95,7 +113,8 @@ impl CudaMemory {
             .map_err(|e| engine_error("querying device memory", e))?;
         let budget = (free as u64 / 100 * 85).saturating_sub(prog.bytes());
         let fit = (budget / geo.bytes_per_search()) as usize;
-        let mut n = requested.unwrap_or(resident).min(resident).min(fit);
+        let default = default_searches(geo.bytes_per_search(), resident);
+        let mut n = requested.unwrap_or(default).min(resident).min(fit);
         if n == 0 {
             return Err(EngineError::OutOfMemory(format!(
                 "one search needs {:.1} MB of device memory, {:.1} MB are free",
@@ -423,5 +442,18 @@ impl Memory for CudaMemory {
 
     fn memory_bytes(&self) -> u64 {
         self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_programs_run_few_searches() {
+        assert_eq!(default_searches(36 << 20, 2112), 2112);
+        assert_eq!(default_searches(HUGE_BYTES, 2112), 2112);
+        assert_eq!(default_searches(269 << 20, 2112), HUGE_SEARCHES);
+        assert_eq!(default_searches(269 << 20, 8), 8);
     }
 }
