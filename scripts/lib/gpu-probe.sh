@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Is one GPU search latency-bound or throughput-bound? On the GPU machine, per instance: the
-# GPU engine with 1, 32, 264 and the default number of searches for LIMIT seconds each, one at
-# a time and nothing beside it, and one markdown row per run from `--stats` (searches, aggregate
-# and per-search conflicts/s). If the per-search rate stays where one search has it, a search is
+# Is one GPU search latency-bound or throughput-bound, and where does its time go? On the GPU
+# machine, per instance: the GPU engine with 1, 32, 264 and the default number of searches for
+# LIMIT seconds each, one at a time and nothing beside it, and one markdown row per run from
+# `--stats`: searches, result, aggregate and per-search conflicts/s, and the kernel's clock by
+# phase summed over the searches (the `Time` line: propagation, of it the nogoods of length 2
+# and 3, conflict analysis, unfounded sets, restarts) and the literals a propagation step took
+# (`Steps`, of a warp's 32). If the per-search rate stays where one search has it, a search is
 # latency-bound (more searches are free); if it falls as searches are added, they compete for
-# the memory system. With NCU=1, also `ncu` on one slice of the default run of the first
-# instance (occupancy, memory throughput, warp stall reasons), written to $OUT/ncu-*.txt.
+# the memory system. Each run's whole output is kept in $OUT/probe-NAME-N.txt. With NCU=1,
+# also `ncu` on one slice of the default run of the first instance (occupancy, memory
+# throughput, warp stall reasons), written to $OUT/ncu-*.txt.
 #
 # Usage: KIT=.device/kit LIMIT=10 COUNTS="1 32 264 0" bash scripts/lib/gpu-probe.sh FILE.aspif.xz...
 # (a count of 0 means the default: as many searches as fit).
@@ -16,8 +20,8 @@ LIMIT=${LIMIT:-10}
 COUNTS=${COUNTS:-1 32 264 0}
 OUT=${OUT:-/tmp}
 work=$(mktemp -d)
-echo "| instance | searches | conflicts | conflicts/s | per search conflicts/s | wall s | result |"
-echo "|---|---:|---:|---:|---:|---:|---|"
+echo "| instance | searches | result | wall s | conflicts | conflicts/s | per search | propagation % | short % | analysis % | unfounded % | restarts % | literals/step |"
+echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for f in "$@"; do
     name=$(basename "$f" .aspif.xz)
     plain="$work/$name.aspif"
@@ -26,15 +30,17 @@ for f in "$@"; do
         extra=()
         [ "$n" != 0 ] && extra=(--gpu-searches "$n")
         start=$(date +%s.%N)
-        "$BIN" --engine=gpu --stats -q --time-limit="$LIMIT" "${extra[@]}" "$plain" > "$work/out" 2>&1
+        "$BIN" --engine=gpu --stats -q --time-limit="$LIMIT" "${extra[@]}" "$plain" > "$OUT/probe-$name-$n.txt" 2>&1
         secs=$(python3 -c "import sys; print(float(sys.argv[1]) - float(sys.argv[2]))" "$(date +%s.%N)" "$start")
         awk -v inst="$name" -v secs="$secs" '
-            /^(SATISFIABLE|UNSATISFIABLE|UNKNOWN)/ { res = $1 }
+            /^(SATISFIABLE|UNSATISFIABLE|UNKNOWN|OPTIMUM)/ { res = $1 }
             /^Conflicts *:/ { c = $3; cps = $6; sub("\\)", "", cps) }
             /^GPU searches *:/ { n = $4 }
             /Per search *:/ { ps = $(NF-1) }
-            END { printf "| %s | %s | %s | %.0f | %.0f | %.1f | %s |\n", inst, n, c, cps, ps, secs, res }
-        ' "$work/out"
+            /^  Time *:/ { for (i = 1; i <= NF; i++) if ($i ~ /%/) { v[++k] = $i; gsub("[%(),]", "", v[k]) } }
+            /^  Steps *:/ { st = $3 }
+            END { printf "| %s | %s | %s | %.1f | %s | %.0f | %.0f | %s | %s | %s | %s | %s | %s |\n", inst, n, res, secs, c, cps, ps, v[1], v[2], v[3], v[4], v[5], st }
+        ' "$OUT/probe-$name-$n.txt"
     done
 done
 if [ "${NCU:-0}" = 1 ] && [ $# -gt 0 ]; then
