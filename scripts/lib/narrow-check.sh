@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The GPU engine's start-over with fewer searches (`Narrow`, src/engine/gpu/many.rs) on the GPU
-# machine: the GPU engine alone, one run at a time, on the shared decision instances that ran
-# past 3.5 s in the last 10 s side-by-side (the only ones the check, made after 4 s of search,
-# can touch), 10 s each; then qsr 0125, the instance it is for, at 60 s. Rows in $OUT/narrow-*.jsonl
-# (a row's stats_raw.narrowed is the count the run started with, when it started over).
+# The GPU engine's start-over with fewer searches (`Narrow`, src/engine/gpu/many.rs; off unless
+# YASMIN_NARROW=ms,rate,to gives its rule, e.g. 2000,10,16: after 2 s of search count 2 s, and
+# under 10 conflicts/s a search start over with 16) on the GPU machine: the GPU engine alone,
+# one run at a time, on the instances given, 10 s each; then qsr 0125, the instance it was
+# tried for, at 60 s. Export YASMIN_NARROW before calling: the runs inherit it. Rows in
+# $OUT/narrow-*.jsonl (a row's stats_raw.narrowed is the count the run started with, when it
+# started over).
 #
-# Usage: bash scripts/lib/narrow-check.sh INSTANCES (comma-separated, as `scripts/bench run`).
+# Usage: YASMIN_NARROW=2000,10,16 bash scripts/lib/narrow-check.sh INSTANCES (comma-separated,
+# as `scripts/bench run --instances`).
 set -uo pipefail
 export YASMIN_KERNEL_CACHE=${YASMIN_KERNEL_CACHE:-/tmp/kcache}
 KIT=${KIT:-.device/kit}
