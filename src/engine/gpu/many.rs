@@ -48,14 +48,6 @@ const EMULATED_SEARCHES: usize = 4;
 const COUNTERS_EVERY: Duration = Duration::from_millis(250);
 /// Words of the learned arena per search before the program's size raises it.
 pub const ARENA_WORDS: u32 = 1 << 19;
-/// Huge programs (`Narrow`): starting over with fewer, faster searches. Off unless
-/// YASMIN_NARROW gives the rule: no rule tried so far is good enough to be the default.
-/// Measured on qsr 0125 (2.6M variables, 269 MB per search) on an H200: its searches share the
-/// memory system, so each is slower the more run, 27 conflicts/s with 4, 20 with 16, 13 with 32
-/// and 2.3 with 448 (the default); 4, 8 and 16 searches proved it in 26-30 s, 24, 32 and 448
-/// did not in 33-54 s. The rule "after 2 s, count 2 s; under 10 conflicts/s a search, start over
-/// with 16" did not fire on qsr 0125 within 60 s and fired on valves 0007 (optimisation, which
-/// 1,370 searches solve in 15 s), so it is not on.
 
 /// The global words the host reads after each slice (`YSM_G_*` up to the cube variables).
 pub const GLOBAL_READ: usize = g::CUBE_VAR;
@@ -122,7 +114,7 @@ pub struct ManyEngine {
     /// The portfolio rows and global words for a number of searches.
     layout: Layout,
     narrow: Narrow,
-    narrow_rule: NarrowRule,
+    narrow_rule: Option<NarrowRule>,
 }
 
 /// What the portfolio rows and the cubes of `n` searches follow from.
@@ -155,6 +147,15 @@ impl Layout {
 
 /// When and how `Narrow` starts over: after `after` of search and as long again of counting,
 /// if each search made fewer than `rate` conflicts a second, with `to` searches.
+///
+/// Huge programs: starting over with fewer, faster searches. Off unless
+/// YASMIN_NARROW gives the rule: no rule tried so far is good enough to be the default.
+/// Measured on qsr 0125 (2.6M variables, 269 MB per search) on an H200: its searches share the
+/// memory system, so each is slower the more run, 27 conflicts/s with 4, 20 with 16, 13 with 32
+/// and 2.3 with the 448 that fit (16 is now its default: many_cuda.rs); 4, 8 and 16 searches proved it in 26-30 s, 24, 32 and 448
+/// did not in 33-54 s. The rule "after 2 s, count 2 s; under 10 conflicts/s a search, start over
+/// with 16" did not fire on qsr 0125 within 60 s and fired on valves 0007 (optimisation, which
+/// 1,370 searches solve in 15 s), so it is not on.
 #[derive(Clone, Copy, Debug)]
 struct NarrowRule {
     after: Duration,
@@ -294,11 +295,7 @@ impl ManyEngine {
                 Some(_) => Narrow::Idle,
                 None => Narrow::Off,
             },
-            narrow_rule: narrow_env.unwrap_or(NarrowRule {
-                after: Duration::ZERO,
-                rate: 0.0,
-                to: usize::MAX,
-            }),
+            narrow_rule: narrow_env,
         })
     }
 
@@ -313,7 +310,9 @@ impl ManyEngine {
     /// search (it would be lost).
     fn check_narrow(&mut self) -> Result<(), EngineError> {
         let n = self.mem.searches();
-        let rule = self.narrow_rule;
+        let Some(rule) = self.narrow_rule else {
+            return Ok(());
+        };
         match self.narrow {
             Narrow::Off | Narrow::Idle => {}
             _ if n <= rule.to => self.narrow = Narrow::Off,
