@@ -152,8 +152,8 @@ impl Layout {
 /// YASMIN_NARROW gives the rule: no rule tried so far is good enough to be the default.
 /// Measured on qsr 0125 (2.6M variables, 269 MB per search) on an H200: its searches share the
 /// memory system, so each is slower the more run, 27 conflicts/s with 4, 20 with 16, 13 with 32
-/// and 2.3 with the 448 that fit (16 is now its default: many_cuda.rs); 4, 8 and 16 searches proved it in 26-30 s, 24, 32 and 448
-/// did not in 33-54 s. The rule "after 2 s, count 2 s; under 10 conflicts/s a search, start over
+/// and 2.3 with the 448 that fit (16 is now its default: many_cuda.rs); 4, 8 and 16 searches
+/// proved it in 26-30 s, 24, 32 and 448 did not in 33-54 s. The rule "after 2 s, count 2 s; under 10 conflicts/s a search, start over
 /// with 16" did not fire on qsr 0125 within 60 s and fired on valves 0007 (optimisation, which
 /// 1,370 searches solve in 15 s), so it is not on.
 #[derive(Clone, Copy, Debug)]
