@@ -394,6 +394,11 @@ YS_D Srch srch_of(const Geo& g, u32 sid, u32* H) {
     return s;
 }
 
+// Add the clock ticks since c0 to counter k (YSM_C_CY_*; lane 0 writes).
+YS_D void count_ticks(const Srch& s, u32 k, u64 c0) {
+    if (YS_LANE == 0) s.C[k] += ys_clock() - c0;
+}
+
 YS_D u32 lvl_of(i32 a) { return (u32)(a < 0 ? -a : a); }
 // Literal l holds under assignment value a.
 YS_D bool holds(u32 l, i32 a) { return lpos(l) ? a > 0 : a < 0; }

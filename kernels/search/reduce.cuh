@@ -126,3 +126,11 @@ YS_D void restart(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
     }
     ys_sync();
 }
+
+// A restart and the shared nogoods imported after it, timed as YSM_C_CY_RESTART.
+YS_D void restart_import(const Prog& P, const Geo& g, const Srch& s, u32 nv2) {
+    u64 c0 = ys_clock();
+    restart(P, g, s, nv2);
+    share_import(g, s);
+    count_ticks(s, YSM_C_CY_RESTART, c0);
+}

@@ -135,7 +135,6 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     u32* H = s.H;
     const u32 nv2 = 2 * P.num_vars;
     const u64 c_run = ys_clock();
-    u64 c0 = 0;
     // Each status is read by every lane before any lane may change it.
     u32 st = H[YSM_H_STATUS];
     ys_sync();
@@ -156,12 +155,10 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         }
         if (ys_bcast(stop)) break;
         u32 t0 = H[YSM_H_TRAIL];
-        c0 = ys_clock();
+        u64 c0 = ys_clock();
         bool cut = propagate(P, g, s, deadline);
-        if (lane == 0) {
-            s.C[YSM_C_PROPS] += H[YSM_H_TRAIL] - t0;
-            s.C[YSM_C_CY_PROP] += ys_clock() - c0;
-        }
+        count_ticks(s, YSM_C_CY_PROP, c0);
+        if (lane == 0) s.C[YSM_C_PROPS] += H[YSM_H_TRAIL] - t0;
         if (H[YSM_H_ERR] != 0) continue;
         if (cut) break;  // the slice ended inside propagation: it resumes there
         u32 confl = H[YSM_H_CONFL];
@@ -180,22 +177,16 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
                 // The learned store is nearly full: restart and delete first (this conflict
                 // teaches nothing; the restart undoes it, so it will be met again if it
                 // matters; one at or below the backtrack level flips a decision first).
-                c0 = ys_clock();
-                restart(P, g, s, nv2);
-                share_import(g, s);
-                if (lane == 0) s.C[YSM_C_CY_RESTART] += ys_clock() - c0;
+                restart_import(P, g, s, nv2);
                 continue;
             }
             c0 = ys_clock();
             resolve(P, g, s, confl, false);
-            if (lane == 0) s.C[YSM_C_CY_RESOLVE] += ys_clock() - c0;
+            count_ticks(s, YSM_C_CY_RESOLVE, c0);
             continue;
         }
         if (H[YSM_H_RESTART_LEFT] == 0 || H[YSM_H_FORCE]) {
-            c0 = ys_clock();
-            restart(P, g, s, nv2);
-            share_import(g, s);
-            if (lane == 0) s.C[YSM_C_CY_RESTART] += ys_clock() - c0;
+            restart_import(P, g, s, nv2);
             // A search for cubes that has none looks for a split-off one (at level 1 only).
             if (s.cfg[YSM_CFG_CUBE] && H[YSM_H_CUBE] == YSM_NONE && H[YSM_H_BT_LEVEL] == 1) cube_take(g, s);
             continue;
@@ -221,7 +212,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         if (check) {
             c0 = ys_clock();
             u32 r = ufs_check(P, s);
-            if (lane == 0) s.C[YSM_C_CY_UFS] += ys_clock() - c0;
+            count_ticks(s, YSM_C_CY_UFS, c0);
             if (lane == 0) {
                 u32 gap = r ? 1u : (H[YSM_H_UFS_GAP] < 64 ? 2 * H[YSM_H_UFS_GAP] : 64u);
                 H[YSM_H_UFS_GAP] = gap;
@@ -232,7 +223,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             if (r == 1) {
                 c0 = ys_clock();
                 resolve(P, g, s, YSM_INJECT, false);
-                if (lane == 0) s.C[YSM_C_CY_RESOLVE] += ys_clock() - c0;
+                count_ticks(s, YSM_C_CY_RESOLVE, c0);
                 continue;
             }
             if (r == 2) {
@@ -272,7 +263,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         decide(s, l);
     }
     ys_sync();
-    if (lane == 0) s.C[YSM_C_CY_RUN] += ys_clock() - c_run;
+    count_ticks(s, YSM_C_CY_RUN, c_run);
 }
 
 #ifdef YS_EMU

@@ -117,6 +117,11 @@ pub struct ManyEngine {
     narrow_rule: Option<NarrowRule>,
 }
 
+/// Counter `k` (`c::*`) summed over the searches' counters `ctr` (`C_WORDS` each).
+fn column(ctr: &[u64], k: usize) -> u64 {
+    ctr.chunks(C_WORDS).map(|w| w[k]).sum()
+}
+
 /// What the portfolio rows and the cubes of `n` searches follow from.
 struct Layout {
     opts: DeviceOptions,
@@ -301,8 +306,7 @@ impl ManyEngine {
 
     /// The conflicts of every search so far.
     fn conflicts_now(&mut self) -> Result<u64, EngineError> {
-        let ctr = self.mem.counters()?;
-        Ok(ctr.chunks(C_WORDS).map(|w| w[c::CONFLICTS]).sum())
+        Ok(column(&self.mem.counters()?, c::CONFLICTS))
     }
 
     /// The check of `Narrow`, before a slice: go on counting, or start over with fewer
@@ -489,7 +493,7 @@ impl ManyEngine {
     fn update_stats(&mut self) -> Result<(), EngineError> {
         self.counters_read = Some(Instant::now());
         let ctr = self.mem.counters()?;
-        let sum = |k: usize| ctr.chunks(C_WORDS).map(|w| w[k]).sum::<u64>();
+        let sum = |k: usize| column(&ctr, k);
         let s = &mut self.stats;
         s.decisions = sum(c::DECISIONS);
         s.conflicts = sum(c::CONFLICTS);
