@@ -102,6 +102,11 @@ pub struct ManyEngine {
     slice: Duration,
     /// When the counters were last read (`None`: never).
     counters_read: Option<Instant>,
+    /// Bytes of the counter reads made where the search stopped (at an answer, the end or a
+    /// limit) and has not gone on since: `Stats::bytes_from_device` is traffic during search
+    /// and leaves them out; `stop_read` is the last such read's.
+    read_after_search: u64,
+    stop_read: u64,
     /// Sharing with a portfolio's host threads (`--engine=auto`).
     host: Option<HostShare>,
     num_vars: u32,
@@ -290,6 +295,8 @@ impl ManyEngine {
             stats,
             slice: FIRST_SLICE,
             counters_read: None,
+            read_after_search: 0,
+            stop_read: 0,
             host: None,
             num_vars: c.db.num_vars,
             opt,
@@ -479,7 +486,7 @@ impl ManyEngine {
                 self.exhausted = true;
             }
             if limits.progress.is_some() && self.counters_due() {
-                self.update_stats()?;
+                self.update_stats(false)?;
                 limits.report(&self.stats);
             }
         }
@@ -490,9 +497,16 @@ impl ManyEngine {
             .is_none_or(|t| t.elapsed() >= COUNTERS_EVERY)
     }
 
-    fn update_stats(&mut self) -> Result<(), EngineError> {
+    /// Reads the searches' counters into `stats`; `stopped`: the search has stopped (at an
+    /// answer, the end or a limit), so this read is not part of its traffic unless it goes on.
+    fn update_stats(&mut self, stopped: bool) -> Result<(), EngineError> {
         self.counters_read = Some(Instant::now());
+        let before = self.mem.traffic().1;
         let ctr = self.mem.counters()?;
+        if stopped {
+            self.stop_read = self.mem.traffic().1 - before;
+            self.read_after_search += self.stop_read;
+        }
         let sum = |k: usize| column(&ctr, k);
         let s = &mut self.stats;
         s.decisions = sum(c::DECISIONS);
@@ -519,7 +533,7 @@ impl ManyEngine {
         };
         let (to, from) = self.mem.traffic();
         s.bytes_to_device = to;
-        s.bytes_from_device = from;
+        s.bytes_from_device = from - self.read_after_search;
         Ok(())
     }
 }
@@ -527,12 +541,14 @@ impl ManyEngine {
 impl Engine for ManyEngine {
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         let t0 = Instant::now();
+        // The search goes on: the counters read where it stopped were read during it.
+        self.read_after_search -= std::mem::take(&mut self.stop_read);
         let r = self.search(limits);
         self.stats.search_time += t0.elapsed();
         // While models come, the counters are a snapshot at most COUNTERS_EVERY old (read at
         // the first model); an end of the search reads them.
         if !matches!(r, Ok(Step::Model(_))) || self.counters_due() {
-            self.update_stats()?;
+            self.update_stats(true)?;
         }
         r
     }
