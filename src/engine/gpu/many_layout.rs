@@ -34,6 +34,9 @@ pub const CFG_WORDS: usize = 8;
 pub const LHDR: usize = 3;
 /// `i64` words per native sum and search (`YSM_SCNT`, `kernels/search/sums.cuh`).
 pub const SCNT: u64 = 6;
+/// Supports of cyclic atoms below this: a source is `YSM_SRC_SHIFT` = 3 bits up in a `u32`
+/// (`kernels/search/unfounded.cuh`).
+pub const SUP_MAX: u64 = (1 << 29) - 1;
 
 /// Header words the host reads or writes (`YSM_H_*`).
 pub mod h {
@@ -421,6 +424,13 @@ impl Geometry {
         let entries = 2 * (p.n_long() as u64 + lcap);
         let pool_blocks = entries / BLOCK as u64 + entries.min(2 * nv) + 2;
         let n_sup = p.sup_head.len() as u64;
+        if p.ufs && n_sup >= SUP_MAX {
+            // The unfounded-set check keeps a source support in 29 bits of a word.
+            return Err(format!(
+                "{n_sup} supports of cyclic atoms; the GPU engine's unfounded-set check takes at most {}",
+                SUP_MAX - 1
+            ));
+        }
         // Native sums: SCNT i64 counters per sum, the lazy reasons' records per variable, and
         // a conflict and a reason of the longest sum (+ two literals).
         let (n_sums, sum_len) = (p.nsums.len() as u64, p.nsums.max_len as u64 + 2);
@@ -448,7 +458,7 @@ impl Geometry {
             (pool_blocks * 2 * BLOCK as u64, true),    // pool
             (arena_words, false),                      // arena
             (if p.ufs { na } else { 1 }, false),       // founded
-            (if p.ufs { na } else { 1 }, false),       // ufsq
+            (if p.ufs { 2 * na } else { 1 }, false),   // ufsq: S, then the atoms it founds
             (if p.ufs { 2 * n_sup } else { 2 }, true), // ufsacc
             (with_sums(2 * SCNT * n_sums), true),      // scnt
             (nv, false),                               // tpos

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The GPU engine's unfounded-set check (kernels/search/unfounded.cuh) on the GPU machine, in one
+# call, after a change to it:
+#   1. the examples' model counts through --engine=gpu and the whole machine (scripts/bench
+#      device smoke without its sanitizers);
+#   2. the non-tight decision classes of the kit side by side, the GPU engine alone one at a
+#      time: this binary (`gpu:default`) and BEFORE (`gpu-before`, an earlier binary), LIMIT s
+#      each, the kernel of each compiled into the cache before (the first run would wait for
+#      NVRTC); no run starts after STOP_AFTER s;
+#   3. compute-sanitizer memcheck and racecheck: the examples' non-tight program (hamiltonian,
+#      -n 0) and two non-tight instances of the kit (a SAT and an UNSAT one), 64 searches, 15 s
+#      at most each (a run the limit stops is still checked).
+# Rows of 2 append to ROWS (benchmarks/results/ROWS.md's format); sanitizer logs beside it.
+#
+# Usage (repository root on the GPU machine, kit carried):
+#   BEFORE=.device/kit/yasmin-a17 LIMIT=10 bash scripts/lib/ufs-check.sh $OUT/rows.jsonl
+set -uo pipefail
+ROWS="${1:?rows file}"
+KIT="${KIT:-.device/kit}"
+BIN="$KIT/yasmin-rs"
+BEFORE="${BEFORE:?an earlier binary}"
+O="$(dirname "$ROWS")"
+mkdir -p "$O"
+export YASMIN_KERNEL_CACHE=/tmp/kcache
+fail=0
+SANITIZE=0 scripts/bench device smoke --kit "$KIT" > "$O/smoke.log" 2>&1 || fail=1
+grep -E "FAIL|failures" "$O/smoke.log"
+for b in "$BIN" "$BEFORE"; do
+    "$b" examples/queens.aspif --engine=gpu -q > /dev/null 2>&1
+done
+scripts/bench run --kit "$KIT" --time-limit "${LIMIT:-10}" --parallel 1 \
+    --configs "gpu:default,yasmin:gpu-before:bin=$BEFORE --engine=gpu" \
+    --classes "${CLASSES:-hamiltonian,knighttour,labyrinth,mazegen,randomnontight}" \
+    --stop-after "${STOP_AFTER:-400}" -q --label "${LABEL:-unfounded-set check}" \
+    --out "$ROWS" | tail -4 || fail=1
+san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+mkdir -p /tmp/ufs
+xz -dc "$KIT/ground/labyrinth/0005.aspif.xz" > /tmp/ufs/labyrinth-0005.aspif
+xz -dc "$KIT/ground/randomnontight/0009.aspif.xz" > /tmp/ufs/randomnontight-0009.aspif
+for tool in memcheck racecheck; do
+    for run in "examples/hamiltonian.aspif -n 0" /tmp/ufs/labyrinth-0005.aspif \
+               /tmp/ufs/randomnontight-0009.aspif; do
+        # shellcheck disable=SC2086
+        "$san" --tool "$tool" --error-exitcode 9 "$BIN" $run --engine=gpu --gpu-searches=64 \
+            --time-limit=15 -q > "$O/san.log" 2>&1
+        code=$?
+        [ "$code" -eq 9 ] && fail=1
+        echo "sanitizer $tool $run: exit $code $(grep -m1 SUMMARY "$O/san.log")" \
+            "$(grep -m1 -E '^(SATISFIABLE|UNSATISFIABLE|UNKNOWN)' "$O/san.log")"
+        head -c 20000 "$O/san.log" >> "$O/sanitizer-ufs.txt"
+    done
+done
+rm -f "$O/san.log"
+exit $fail
