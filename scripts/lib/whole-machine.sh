@@ -11,7 +11,8 @@
 #   corpus 'ARGS'               the generated corpus (DEV/corpus.tar.xz) through the CLI with ARGS
 #                               (e.g. '--engine=auto -t 4': every member type of the whole
 #                               machine), all answer sets compared with clingo's (scripts/bench
-#                               corpus check; CORPUS_JOBS at once, default 8); log in $OUT
+#                               corpus check; CORPUS_JOBS at once, default 8); log in $OUT;
+#                               CORPUS_KINDS=a,b: only the programs of those generator kinds
 #   run LIMIT CONFIGS SET CHUNK scripts/bench run over SET (shared, added or all) and CHUNK
 #                               (i/n or all); rows appended to $OUT/rows.jsonl
 #   slots LIMIT CONFIGS SET     on a multi-GPU host: every run on a slot of one GPU and an equal
@@ -52,9 +53,18 @@ while [ $# -gt 0 ]; do
             [ -f /tmp/corpus/index.tsv ] || xz -dc "$DEV/corpus.tar.xz" | tar xf - -C /tmp/corpus
             export YASMIN_KERNEL_CACHE="${YASMIN_KERNEL_CACHE:-/tmp/kcache}"
             log="$OUT/corpus$(printf -- '%s' "$2" | tr -c 'a-z0-9' '-').log"
+            dir=/tmp/corpus
+            if [ -n "${CORPUS_KINDS:-}" ]; then
+                dir=/tmp/corpus-$(printf -- '%s' "$CORPUS_KINDS" | tr -c 'a-z0-9' '-')
+                mkdir -p "$dir"
+                awk -v k=",$CORPUS_KINDS," 'NR > 1 && index(k, "," $2 ",") { print $1 }' \
+                    /tmp/corpus/index.tsv | while read -r id; do
+                    ln -sf "/tmp/corpus/$id.aspif" "/tmp/corpus/$id.expected" "$dir/"
+                done
+            fi
             # shellcheck disable=SC2086
             scripts/bench corpus check --jobs "${CORPUS_JOBS:-8}" --timeout 120 \
-                "$DEV/yasmin-rs" /tmp/corpus -- $2 > "$log" 2>&1
+                "$DEV/yasmin-rs" "$dir" -- $2 > "$log" 2>&1
             tail -3 "$log"
             shift 2 ;;
         run)
