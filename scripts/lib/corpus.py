@@ -66,18 +66,34 @@ def cmd_check(args):
         sys.exit("no NNNN.aspif with NNNN.expected in %s" % args.dir)
     t0 = time.monotonic()
     bad = []
+    done = 0
+
+    def one(f):
+        # No program starts after --stop-after seconds (a caller's time limit then still
+        # gets the summary of those checked).
+        if args.stop_after is not None and time.monotonic() - t0 > args.stop_after:
+            return None
+        return check_one(args.bin, args.solver_args, f, args.timeout)
+
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futs = [pool.submit(check_one, args.bin, args.solver_args, f, args.timeout) for f in files]
-        for fut in futs:
-            path, ok, run, got, expected = fut.result()
+        for res in pool.map(one, files):
+            if res is None:
+                continue
+            path, ok, run, got, expected = res
+            done += 1
+            if done % 250 == 0:
+                print("check-corpus: %d programs checked, %d mismatches so far, %.1fs"
+                      % (done, len(bad), time.monotonic() - t0), flush=True)
             if not ok:
                 bad.append(path)
                 if len(bad) <= args.show:
                     print("MISMATCH %s (rc %s, %.2fs)\n--- expected ---\n%s--- got ---\n%s"
                           "--- stderr ---\n%s" % (path, run["rc"], run["wall_s"], expected, got,
-                                                  run["stderr"][-2000:]))
-    print("check-corpus: %d programs, %d mismatches, %.1fs (%s %s)"
-          % (len(files), len(bad), time.monotonic() - t0, args.bin, " ".join(args.solver_args)))
+                                                  run["stderr"][-2000:]), flush=True)
+    checked = "%d programs" % done if done == len(files) else \
+        "%d of %d programs (--stop-after %g)" % (done, len(files), args.stop_after)
+    print("check-corpus: %s, %d mismatches, %.1fs (%s %s)"
+          % (checked, len(bad), time.monotonic() - t0, args.bin, " ".join(args.solver_args)))
     if bad:
         print("mismatching: " + " ".join(os.path.basename(b) for b in bad))
         sys.exit(1)
@@ -104,5 +120,7 @@ def add_parser(sub):
     c.add_argument("--timeout", type=float, default=60)
     c.add_argument("--jobs", type=int, default=1)
     c.add_argument("--show", type=int, default=10, help="print at most this many mismatches")
+    c.add_argument("--stop-after", type=float, default=None,
+                   help="start no program after this many seconds (the summary says how many ran)")
     c.add_argument("solver_args", nargs=argparse.REMAINDER)
     ap.set_defaults(func=run)

@@ -398,5 +398,36 @@ class RunEndToEnd(unittest.TestCase):
         self.assertEqual((rc, rows[0]["result"], rows[0]["verdict"]), (0, "ERROR", "unsolved"))
 
 
+class CorpusCheck(unittest.TestCase):
+    """scripts/bench corpus check against a stand-in solver that answers UNSAT."""
+
+    def check(self, expected, extra=()):
+        with tempfile.TemporaryDirectory() as d:
+            for i, want in enumerate(expected):
+                open(os.path.join(d, "%04d.aspif" % i), "w").close()
+                with open(os.path.join(d, "%04d.expected" % i), "w") as f:
+                    f.write(want)
+            solver = fake_solver(os.path.join(d, "solver"), "UNSATISFIABLE", 20)
+            p = subprocess.run([sys.executable, BENCH, "corpus", "check", *extra, solver, d],
+                               capture_output=True, text=True)
+            return p.returncode, p.stdout
+
+    def test_agreeing_programs_pass(self):
+        rc, out = self.check(["UNSAT\n"] * 3, ["--jobs", "2"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("check-corpus: 3 programs, 0 mismatches", out)
+
+    def test_a_mismatch_fails(self):
+        rc, out = self.check(["UNSAT\n", "SAT 1\na\n"])
+        self.assertEqual(rc, 1, out)
+        self.assertIn("MISMATCH", out)
+        self.assertIn("mismatching: 0001.aspif", out)
+
+    def test_stop_after_says_how_many_were_checked(self):
+        rc, out = self.check(["UNSAT\n"] * 3, ["--stop-after", "-1"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("check-corpus: 0 of 3 programs (--stop-after -1), 0 mismatches", out)
+
+
 if __name__ == "__main__":
     unittest.main()

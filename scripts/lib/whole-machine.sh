@@ -12,7 +12,8 @@
 #                               (e.g. '--engine=auto -t 4': every member type of the whole
 #                               machine), all answer sets compared with clingo's (scripts/bench
 #                               corpus check; CORPUS_JOBS at once, default 8); log in $OUT;
-#                               CORPUS_KINDS=a,b: only the programs of those generator kinds
+#                               CORPUS_KINDS=a,b: only the programs of those generator kinds;
+#                               CORPUS_STOP_AFTER=S: no program starts after S seconds
 #   run LIMIT CONFIGS SET CHUNK scripts/bench run over SET (shared, added or all) and CHUNK
 #                               (i/n or all); rows appended to $OUT/rows.jsonl
 #   slots LIMIT CONFIGS SET     on a multi-GPU host: every run on a slot of one GPU and an equal
@@ -64,6 +65,7 @@ while [ $# -gt 0 ]; do
             fi
             # shellcheck disable=SC2086
             scripts/bench corpus check --jobs "${CORPUS_JOBS:-8}" --timeout 120 \
+                ${CORPUS_STOP_AFTER:+--stop-after "$CORPUS_STOP_AFTER"} \
                 "$DEV/yasmin-rs" "$dir" -- $2 > "$log" 2>&1
             tail -3 "$log"
             shift 2 ;;
