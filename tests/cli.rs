@@ -249,7 +249,31 @@ fn device_traffic_leaves_out_the_counters_read_after_the_search() {
     let from = number_after("Device->Host");
     let counters = 8 * yasmin_rs::engine::gpu::many_layout::C_WORDS as u64 * searches;
     assert!(searches > 0 && from > 0, "{}", r.stdout);
-    assert!(from < counters, "{from} bytes from the device, counters {counters}");
+    assert!(
+        from < counters,
+        "{from} bytes from the device, counters {counters}"
+    );
+}
+
+/// The optimisation race of several host threads reports the time it searched: its rates in
+/// `--stats` are not 0 when it made choices.
+#[test]
+fn an_optimisation_race_reports_its_search_rates() {
+    let r = yasmin(&[&example("cover.aspif"), "-t", "2", "--stats", "-q"], None);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    let line = r.stdout.lines().find(|l| l.starts_with("Choices"));
+    let line = line.unwrap_or_else(|| panic!("no Choices line in\n{}", r.stdout));
+    let number = |text: &str| -> f64 {
+        let t: String = text
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        t.parse().unwrap()
+    };
+    let choices = number(line.split_once(':').unwrap().1);
+    let rate = number(line.split_once("Per second:").unwrap().1);
+    assert!(choices > 0.0 && rate > 0.0, "{line}");
 }
 
 /// `--eq=0` turns equivalence preprocessing off: the same answer sets on every engine, more

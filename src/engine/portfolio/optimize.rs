@@ -142,6 +142,9 @@ pub struct OptRace {
     proved_by: Option<u32>,
     /// Counters of the threads that are done.
     done: Stats,
+    /// Time spent racing (the threads search meanwhile): the search time of `stats` while
+    /// no member searches alone.
+    raced: Duration,
     stats: Stats,
     /// For further GPUs' members, until they joined: the reports' sender, the deadline.
     tx: Option<Sender<Report>>,
@@ -224,6 +227,7 @@ impl OptRace {
             bound: None,
             proved_by: None,
             done: Stats::default(),
+            raced: Duration::ZERO,
             stats: Stats::default(),
             tx: Some(tx),
             deadline,
@@ -368,6 +372,9 @@ impl OptRace {
             (None, Some(g)) => g.clone(),
             (None, None) => Stats::default(),
         };
+        if self.solo.is_none() {
+            s.search_time = self.raced;
+        }
         s.add_counts(&self.done);
         if let (Some(_), Some(g), false) = (&self.solo, &gpu, self.solo_is_gpu) {
             s.add_counts(g);
@@ -513,7 +520,12 @@ impl Engine for OptRace {
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         let step = match &mut self.solo {
             Some(e) => e.next_model(limits)?,
-            None => self.race(limits),
+            None => {
+                let t0 = Instant::now();
+                let step = self.race(limits);
+                self.raced += t0.elapsed();
+                step
+            }
         };
         self.refresh_stats();
         Ok(step)
