@@ -21,22 +21,12 @@ O="$(dirname "$ROWS")"
 mkdir -p "$O"
 export YASMIN_KERNEL_CACHE=/tmp/kcache
 fail=0
-san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-for tool in memcheck racecheck; do
-    for run in "tests/device/pigeons.lp --gpu-cubes=4" \
-               "tests/device/pigeons.lp --gpu-cubes=4 --learning=fwd" \
-               "tests/device/many_models.lp -n 0 --gpu-cubes=4"; do
-        # shellcheck disable=SC2086
-        "$san" --tool "$tool" --error-exitcode 9 "$BIN" $run --engine=gpu --gpu-searches=64 \
-            --gpu-split=1 --time-limit=30 -q --stats > "$O/san.log" 2>&1
-        code=$?
-        [ "$code" -eq 9 ] && fail=1
-        echo "sanitizer $tool $run: exit $code $(grep -m1 SUMMARY "$O/san.log")" \
-            "$(grep -m1 -E '^Models' "$O/san.log" | tr -s ' ')" \
-            "$(grep -m1 Cubes "$O/san.log" | tr -s ' ')"
-        head -c 20000 "$O/san.log" >> "$O/sanitizer-split.txt"
-    done
-done
+# shellcheck source=scripts/lib/sanitize.sh
+. "$(dirname "$0")/sanitize.sh"
+sanitize "$O/sanitizer-split.txt" "--gpu-searches=64 --gpu-split=1 --time-limit=30 -q --stats" \
+    "tests/device/pigeons.lp --gpu-cubes=4" \
+    "tests/device/pigeons.lp --gpu-cubes=4 --learning=fwd" \
+    "tests/device/many_models.lp -n 0 --gpu-cubes=4"
 [ -z "${INSTANCES:-}" ] && exit $fail
 configs="yasmin:gpu-split:--engine=gpu,yasmin:gpu-nosplit:--engine=gpu --gpu-split=0"
 [ -n "${BEFORE:-}" ] && configs="$configs,yasmin:gpu-before:bin=$BEFORE --engine=gpu"

@@ -33,22 +33,12 @@ scripts/bench run --kit "$KIT" --time-limit "${LIMIT:-10}" --parallel 1 \
     --classes "${CLASSES:-hamiltonian,knighttour,labyrinth,mazegen,randomnontight}" \
     --stop-after "${STOP_AFTER:-400}" -q --label "${LABEL:-unfounded-set check}" \
     --out "$ROWS" | tail -4 || fail=1
-san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 mkdir -p /tmp/ufs
 xz -dc "$KIT/ground/labyrinth/0005.aspif.xz" > /tmp/ufs/labyrinth-0005.aspif
 xz -dc "$KIT/ground/randomnontight/0009.aspif.xz" > /tmp/ufs/randomnontight-0009.aspif
-for tool in memcheck racecheck; do
-    for run in "examples/hamiltonian.aspif -n 0" /tmp/ufs/labyrinth-0005.aspif \
-               /tmp/ufs/randomnontight-0009.aspif; do
-        # shellcheck disable=SC2086
-        "$san" --tool "$tool" --error-exitcode 9 "$BIN" $run --engine=gpu --gpu-searches=64 \
-            --time-limit=15 -q > "$O/san.log" 2>&1
-        code=$?
-        [ "$code" -eq 9 ] && fail=1
-        echo "sanitizer $tool $run: exit $code $(grep -m1 SUMMARY "$O/san.log")" \
-            "$(grep -m1 -E '^(SATISFIABLE|UNSATISFIABLE|UNKNOWN)' "$O/san.log")"
-        head -c 20000 "$O/san.log" >> "$O/sanitizer-ufs.txt"
-    done
-done
-rm -f "$O/san.log"
+# shellcheck source=scripts/lib/sanitize.sh
+. "$(dirname "$0")/sanitize.sh"
+sanitize "$O/sanitizer-ufs.txt" "--gpu-searches=64 --time-limit=15 -q" \
+    "examples/hamiltonian.aspif -n 0" /tmp/ufs/labyrinth-0005.aspif \
+    /tmp/ufs/randomnontight-0009.aspif
 exit $fail

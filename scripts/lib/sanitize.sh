@@ -1,0 +1,29 @@
+# Sourced by the device check scripts (split-check.sh, ufs-check.sh): compute-sanitizer over
+# runs of the GPU engine.
+#
+#   sanitize LOG "ARGS" RUN...   memcheck, then racecheck, of "$BIN RUN --engine=gpu ARGS" for
+#                                each RUN (a string of arguments); a line per run on stdout
+#                                (exit code, the tool's summary, the result and Models/Cubes
+#                                lines), the first 20,000 bytes of each output appended to LOG;
+#                                sets fail=1 when a tool reports an error (exit 9).
+sanitize() {
+    local log="$1" args="$2" san tool run code out
+    shift 2
+    san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    out="$(dirname "$log")/san.log"
+    for tool in memcheck racecheck; do
+        for run in "$@"; do
+            # shellcheck disable=SC2086
+            "$san" --tool "$tool" --error-exitcode 9 "$BIN" $run --engine=gpu $args \
+                > "$out" 2>&1
+            code=$?
+            [ "$code" -eq 9 ] && fail=1
+            echo "sanitizer $tool $run: exit $code $(grep -m1 SUMMARY "$out")" \
+                "$(grep -m1 -E '^(SATISFIABLE|UNSATISFIABLE|UNKNOWN|OPTIMUM)' "$out")" \
+                "$(grep -m1 -E '^Models' "$out" | tr -s ' ')" \
+                "$(grep -m1 Cubes "$out" | tr -s ' ')"
+            head -c 20000 "$out" >> "$log"
+        done
+    done
+    rm -f "$out"
+}
