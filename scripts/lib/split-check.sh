@@ -15,14 +15,8 @@
 #       bash scripts/lib/split-check.sh ROWS
 set -uo pipefail
 ROWS="${1:?rows file}"
-KIT="${KIT:-.device/kit}"
-BIN="$KIT/yasmin-rs"
-O="$(dirname "$ROWS")"
-mkdir -p "$O"
-export YASMIN_KERNEL_CACHE=/tmp/kcache
-fail=0
-# shellcheck source=scripts/lib/sanitize.sh
-. "$(dirname "$0")/sanitize.sh"
+# shellcheck source=scripts/lib/device-check.sh
+. "$(dirname "$0")/device-check.sh"
 sanitize "$O/sanitizer-split.txt" "--gpu-searches=64 --gpu-split=1 --time-limit=30 -q --stats" \
     "tests/device/pigeons.lp --gpu-cubes=4" \
     "tests/device/pigeons.lp --gpu-cubes=4 --learning=fwd" \

@@ -16,13 +16,9 @@
 #   BEFORE=.device/kit/yasmin-a17 LIMIT=10 bash scripts/lib/ufs-check.sh $OUT/rows.jsonl
 set -uo pipefail
 ROWS="${1:?rows file}"
-KIT="${KIT:-.device/kit}"
-BIN="$KIT/yasmin-rs"
 BEFORE="${BEFORE:?an earlier binary}"
-O="$(dirname "$ROWS")"
-mkdir -p "$O"
-export YASMIN_KERNEL_CACHE=/tmp/kcache
-fail=0
+# shellcheck source=scripts/lib/device-check.sh
+. "$(dirname "$0")/device-check.sh"
 SANITIZE=0 scripts/bench device smoke --kit "$KIT" > "$O/smoke.log" 2>&1 || fail=1
 grep -E "FAIL|failures" "$O/smoke.log"
 for b in "$BIN" "$BEFORE"; do
@@ -36,8 +32,6 @@ scripts/bench run --kit "$KIT" --time-limit "${LIMIT:-10}" --parallel 1 \
 mkdir -p /tmp/ufs
 xz -dc "$KIT/ground/labyrinth/0005.aspif.xz" > /tmp/ufs/labyrinth-0005.aspif
 xz -dc "$KIT/ground/randomnontight/0009.aspif.xz" > /tmp/ufs/randomnontight-0009.aspif
-# shellcheck source=scripts/lib/sanitize.sh
-. "$(dirname "$0")/sanitize.sh"
 sanitize "$O/sanitizer-ufs.txt" "--gpu-searches=64 --time-limit=15 -q" \
     "examples/hamiltonian.aspif -n 0" /tmp/ufs/labyrinth-0005.aspif \
     /tmp/ufs/randomnontight-0009.aspif

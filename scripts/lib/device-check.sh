@@ -1,5 +1,6 @@
-# Sourced by the device check scripts (split-check.sh, ufs-check.sh): compute-sanitizer over
-# runs of the GPU engine.
+# Sourced by the device check scripts (split-check.sh, ufs-check.sh) after they set ROWS (their
+# rows file): KIT (default .device/kit), BIN (its yasmin-rs), O (the rows' folder, made),
+# the kernel cache, fail=0; and compute-sanitizer over runs of the GPU engine.
 #
 #   sanitize LOG "ARGS" RUN...   memcheck, then racecheck, of "$BIN RUN --engine=gpu ARGS" for
 #                                each RUN (a string of arguments); a line per run on stdout
@@ -27,3 +28,10 @@ sanitize() {
     done
     rm -f "$out"
 }
+
+KIT="${KIT:-.device/kit}"
+BIN="$KIT/yasmin-rs"
+O="$(dirname "$ROWS")"
+mkdir -p "$O"
+export YASMIN_KERNEL_CACHE=/tmp/kcache
+fail=0
