@@ -172,6 +172,13 @@ pub struct Config {
           help_heading = BASIC)]
     pub constants: Vec<(String, String)>,
 
+    /// Enable or disable warnings of the grounder, as clingo's -W (repeatable): none, all, or
+    /// [no-]atom-undefined, [no-]file-included, [no-]operation-undefined,
+    /// [no-]global-variable, [no-]other.
+    #[arg(short = 'W', long = "warn", value_name = "WARN", value_parser = values::warn(),
+          hide_possible_values = true, help_heading = BASIC)]
+    pub warn: Vec<String>,
+
     // ---- Solving Options -------------------------------------------------------------------
     /// Compute at most N models; 0 computes all [default: 1; 0 when optimising with
     /// `--opt-mode=opt` or `optN`, where optN counts the optimal models].
@@ -228,8 +235,9 @@ pub struct Config {
     #[arg(long = "fwd-cut", value_enum, help_heading = SOLVING)]
     pub fwd_cut: Option<FwdCut>,
 
-    /// Decision ranking [default: activity; with -t, some threads rank otherwise].
-    #[arg(long, value_enum, help_heading = SOLVING)]
+    /// Decision ranking [default: activity; with -t, some threads rank otherwise]; clingo's
+    /// spellings (Vsids, Domain) are taken too.
+    #[arg(long, value_enum, ignore_case = true, help_heading = SOLVING)]
     pub heuristic: Option<Heuristic>,
 
     /// What to decide on [default: the configuration's].
@@ -308,8 +316,11 @@ pub struct Config {
     pub outf: u8,
 
     /// Print statistics: the problem (rules, atoms, bodies, nogoods) and the search; on
-    /// standard error the time and memory of each preparation phase as it ends.
-    #[arg(long, help_heading = OUTPUT)]
+    /// standard error the time and memory of each preparation phase as it ends. N as clingo's:
+    /// 0 none, 1 or 2 these.
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
+          action = clap::ArgAction::Set, default_value = "0", default_missing_value = "1",
+          value_parser = values::stats_level, help_heading = OUTPUT)]
     pub stats: bool,
 
     /// Print a progress line on standard error every ~2 s once a run lasts ~3 s (always on
@@ -319,6 +330,14 @@ pub struct Config {
 }
 
 impl Config {
+    /// The grounder's arguments (`-c`, `-W`).
+    pub fn ground_args(&self) -> crate::grounder::Args {
+        crate::grounder::Args {
+            constants: self.constants.clone(),
+            warn: self.warn.clone(),
+        }
+    }
+
     /// The projection `--project` asks for (`None`: off).
     pub fn projection(&self) -> Option<Projection> {
         self.project.and_then(|p| p.0)

@@ -78,7 +78,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let source = input::choose(&config.files)?;
     let stdout = io::stdout();
     if let Some(pre) = config.pre {
-        let program = input::read(&source, &config.constants)?;
+        let program = input::read(&source, &config.ground_args())?;
         let mut out = io::BufWriter::new(stdout.lock());
         let written = match pre {
             Pre::Aspif => lparse::write_aspif(&program, &mut out),
@@ -151,7 +151,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
 
     let mut source = source;
     if config.opt_strategy == OptStrategy::Usc && config.opt_mode.kind != OptKind::Ignore {
-        let program = input::read(&source, &config.constants)?;
+        let program = input::read(&source, &config.ground_args())?;
         if !program.minimize.is_empty() {
             if let Some(code) = usc::run(config, &plan, &program, &mut printer, &interrupt, start)?
             {
@@ -181,7 +181,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     let complete = plan.kind != EngineKind::Auto;
     let prepared = match prepare::prepare(
         source,
-        config.constants.clone(),
+        config.ground_args(),
         config.eq > 0,
         host_only,
         plan.device_sums(),

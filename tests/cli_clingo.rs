@@ -271,6 +271,38 @@ fn stats_has_clingos_problem_table() {
     }
 }
 
+/// clingo's spellings of options a clingo user passes: `--stats=N[,T]` (0 none, 1 and 2 the
+/// statistics), `--heuristic=Vsids` / `Domain` (any case); a level clingo lacks is a usage
+/// error (exit 2) for both.
+#[test]
+fn clingos_spellings_of_stats_and_heuristic() {
+    let aspif = gringo("{a;b}. :- a, b.", &[]);
+    let has_stats = |r: &Run| r.stdout.contains("Choices");
+    for (args, stats) in [
+        (&["--stats=2"][..], true),
+        (&["--stats=2,1"], true),
+        (&["--stats=1"], true),
+        (&["--stats=0"], false),
+        (&["--heuristic=Vsids"], false),
+        (&["--heuristic=Domain", "--stats"], true),
+        (&["--heuristic=ACTIVITY"], false),
+    ] {
+        let ours = yasmin(&[args, &["--engine=cpu", "-n", "0"]].concat(), Some(&aspif));
+        let theirs = clingo58(&[args, &["-n", "0"]].concat(), &aspif);
+        assert_eq!(ours.code, Some(30), "{args:?}: {}", ours.stderr);
+        assert_eq!(has_stats(&ours), stats, "{args:?}: {}", ours.stdout);
+        if !args[0].contains("ACTIVITY") {
+            assert_eq!(
+                has_stats(&theirs),
+                stats,
+                "clingo {args:?}: {}",
+                theirs.stdout
+            );
+        }
+    }
+    assert_eq!(yasmin(&["--stats=3"], Some(&aspif)).code, Some(2));
+}
+
 /// `Constraints` counts nogoods of two or more literals, as clasp does: units are assignments
 /// (they were counted as "Other" constraints before; these programs then showed 3, 3 and more).
 #[test]

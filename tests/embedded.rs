@@ -406,6 +406,22 @@ fn binary_passes_constants() {
     assert_eq!(parse_output(&out).models.len(), 8, "{out}");
 }
 
+/// `-W` reaches the grounder as clingo's: `none` silences the undefined-atom note, a value
+/// clingo does not know is a usage error (exit 2).
+#[test]
+fn binary_passes_warning_switches() {
+    let file = write_tmp("e2e_warn.lp", "a :- b. c :- not a.");
+    let note = "atom does not occur in any rule head";
+    let (out, code) = yasmin(std::slice::from_ref(&file), &[], None);
+    assert!(out.contains(note) && code == Some(10), "{out}");
+    for args in [&["-W", "none"][..], &["--warn=no-atom-undefined"]] {
+        let (out, code) = yasmin(std::slice::from_ref(&file), args, None);
+        assert!(!out.contains(note) && code == Some(10), "{args:?}: {out}");
+    }
+    let (out, code) = yasmin(&[file], &["-W", "bogus"], None);
+    assert_eq!(code, Some(2), "{out}");
+}
+
 /// Small benchmark instances without minimisation or disjunction: same result both ways, and the
 /// one MANIFEST.tsv records. A run the time limit stops (the host engine is still slow on some)
 /// is reported and not compared; at least three must finish both ways.

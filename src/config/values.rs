@@ -13,17 +13,18 @@ use crate::output::Quiet;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
 
-/// `impl ValueEnum for T` from rows `Variant => "name", "help"` (`hide` after the help hides
-/// the value from `--help`).
+/// `impl ValueEnum for T` from rows `Variant => "name", "help"` (`| "alias"` after the name
+/// adds names it also takes, e.g. clingo's; `hide` after the help hides the value from
+/// `--help`).
 macro_rules! values {
-    ($ty:ty { $($v:ident => $name:literal, $help:literal $(, $hide:ident)?;)* }) => {
+    ($ty:ty { $($v:ident => $name:literal $(| $alias:literal)*, $help:literal $(, $hide:ident)?;)* }) => {
         impl ValueEnum for $ty {
             fn value_variants<'a>() -> &'a [Self] {
                 &[$(<$ty>::$v),*]
             }
             fn to_possible_value(&self) -> Option<PossibleValue> {
                 Some(match self {
-                    $(<$ty>::$v => PossibleValue::new($name).help($help)$(.$hide(true))?,)*
+                    $(<$ty>::$v => PossibleValue::new($name)$(.alias($alias))*.help($help)$(.$hide(true))?,)*
                 })
             }
         }
@@ -43,7 +44,7 @@ values!(Learning {
 });
 
 values!(Heuristic {
-    Activity => "activity", "VSIDS-style activity";
+    Activity => "activity" | "vsids", "VSIDS-style activity (clingo's Vsids)";
     Occ => "occ", "occurrences in the input nogoods";
     Jw => "jw", "Jeroslow-Wang: occurrences weighted by 2^-length";
     Domain => "domain", "activity steered by #heuristic directives (host engine, --decide=vars)";
@@ -165,6 +166,41 @@ pub fn quiet(s: &str) -> Result<Quiet, String> {
 }
 
 /// `-c name=value`, checked when the command line is parsed.
+/// `-W`/`--warn`: clingo's warning switches.
+pub fn warn() -> PossibleValuesParser {
+    PossibleValuesParser::new([
+        "none",
+        "all",
+        "atom-undefined",
+        "no-atom-undefined",
+        "file-included",
+        "no-file-included",
+        "operation-undefined",
+        "no-operation-undefined",
+        "global-variable",
+        "no-global-variable",
+        "other",
+        "no-other",
+    ])
+}
+
+/// `--stats[=N]` as clingo's (`N[,T]`: 0 none, 1 or 2 — clingo's basic and full — the same
+/// statistics here; T, clingo's per-thread level, is taken and not used).
+pub fn stats_level(s: &str) -> Result<bool, String> {
+    let (level, threads) = match s.split_once(',') {
+        Some((n, t)) => (n, Some(t)),
+        None => (s, None),
+    };
+    if threads.is_some_and(|t| t.parse::<u8>().is_err()) {
+        return Err(format!("'{s}': expected N or N,T with numbers N and T"));
+    }
+    match level {
+        "0" => Ok(false),
+        "1" | "2" => Ok(true),
+        _ => Err(format!("'{s}': expected 0, 1 or 2 (clingo's levels)")),
+    }
+}
+
 pub fn constant(s: &str) -> Result<(String, String), String> {
     crate::grounder::parse_constant(s).map_err(|e| e.to_string())
 }

@@ -45,7 +45,7 @@ impl Drop for Control {
 pub(super) fn ground(
     files: &[PathBuf],
     stdin: Option<&[u8]>,
-    constants: &[(String, String)],
+    argv: &[String],
     builder: &mut dyn ProgramBuilder,
 ) -> Result<(), GroundError> {
     let mut state = State {
@@ -54,7 +54,7 @@ pub(super) fn ground(
     };
     // From here on `state` is only touched through `data`, by the callbacks and below.
     let data: *mut State = &mut state;
-    let result = new_control(constants).and_then(|control| {
+    let result = new_control(argv).and_then(|control| {
         let outcome = ground_with(&control, files, stdin, data as *mut c_void);
         drop(control); // no callback can run after this
         outcome
@@ -68,12 +68,12 @@ pub(super) fn ground(
     }
 }
 
-fn new_control(constants: &[(String, String)]) -> Result<Control, GroundError> {
-    let mut args = Vec::new();
-    for (name, value) in constants {
-        args.push(cstring("-c")?);
-        args.push(cstring(&format!("{name}={value}"))?);
-    }
+/// A control object with clingo's command-line arguments `argv` (`-c`, `-W`).
+fn new_control(argv: &[String]) -> Result<Control, GroundError> {
+    let args = argv
+        .iter()
+        .map(|a| cstring(a))
+        .collect::<Result<Vec<_>, _>>()?;
     let arg_ptrs: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
     let mut raw = ptr::null_mut();
     // SAFETY: the argument array outlives the call; the logger takes no data.

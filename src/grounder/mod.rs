@@ -62,6 +62,26 @@ impl GroundError {
     }
 }
 
+/// What the command line gives the grounder, as clingo's: `-c NAME=VALUE` constants and `-W`
+/// switches of its warnings (`none`, `all`, `no-atom-undefined`, …; clingo checks them).
+#[derive(Clone, Debug, Default)]
+pub struct Args {
+    pub constants: Vec<(String, String)>,
+    pub warn: Vec<String>,
+}
+
+impl Args {
+    /// The arguments of a clingo control object.
+    pub fn argv(&self) -> Vec<String> {
+        let c = self
+            .constants
+            .iter()
+            .flat_map(|(n, v)| ["-c".into(), format!("{n}={v}")]);
+        let w = self.warn.iter().flat_map(|w| ["-W".into(), w.clone()]);
+        c.chain(w).collect()
+    }
+}
+
 /// Parse `name=value` (clingo's `-c` syntax) into its two halves.
 pub fn parse_constant(s: &str) -> Result<(String, String), GroundError> {
     match s.split_once('=') {
@@ -79,24 +99,28 @@ pub fn ground(
     constants: &[(String, String)],
     builder: &mut dyn ProgramBuilder,
 ) -> Result<(), GroundError> {
-    ground_with_stdin(files, None, constants, builder)
+    let args = Args {
+        constants: constants.to_vec(),
+        warn: Vec::new(),
+    };
+    ground_with_stdin(files, None, &args, builder)
 }
 
-/// [`ground`], where the file `-` stands for `stdin`, standard input's text (read by the
-/// caller), which diagnostics name `<stdin>`.
+/// [`ground`] with every argument of [`Args`], where the file `-` stands for `stdin`, standard
+/// input's text (read by the caller), which diagnostics name `<stdin>`.
 pub fn ground_with_stdin(
     files: &[PathBuf],
     stdin: Option<&[u8]>,
-    constants: &[(String, String)],
+    args: &Args,
     builder: &mut dyn ProgramBuilder,
 ) -> Result<(), GroundError> {
     #[cfg(feature = "grounder")]
     {
-        clingo::ground(files, stdin, constants, builder)
+        clingo::ground(files, stdin, &args.argv(), builder)
     }
     #[cfg(not(feature = "grounder"))]
     {
-        let _ = (constants, builder, stdin);
+        let _ = (args, builder, stdin);
         let files = files
             .iter()
             .map(|f| f.display().to_string())

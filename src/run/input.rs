@@ -103,12 +103,12 @@ fn names(files: &[PathBuf]) -> String {
         .join(" ")
 }
 
-/// Read, parse or ground the program of `source`; `constants` are `-c name=value`.
-pub fn read(source: &Source, constants: &[(String, String)]) -> Result<Program, Failure> {
+/// Read, parse or ground the program of `source`; `args`: the grounder's (`-c`, `-W`).
+pub fn read(source: &Source, args: &grounder::Args) -> Result<Program, Failure> {
     let label = source.label();
     let bytes = match source {
         Source::Read(program, _) => return Ok((**program).clone()),
-        Source::Sources(files) => return ground(files, constants),
+        Source::Sources(files) => return ground(files, args),
         Source::Stdin => {
             let mut buf = Vec::new();
             std::io::stdin().lock().read_to_end(&mut buf).map(|_| buf)
@@ -120,7 +120,7 @@ pub fn read(source: &Source, constants: &[(String, String)]) -> Result<Program, 
         && grounder::detect_text(&String::from_utf8_lossy(&bytes[..bytes.len().min(1 << 16)]))
             == InputKind::Source;
     if source_text && cfg!(feature = "grounder") {
-        return ground_stdin(&bytes, constants);
+        return ground_stdin(&bytes, args);
     }
     // Diagnostics name standard input `<stdin>`, as the grounder's do.
     let name = match source {
@@ -139,7 +139,7 @@ pub fn read(source: &Source, constants: &[(String, String)]) -> Result<Program, 
 }
 
 /// Ground source `files`; a `-` among them is standard input, read here.
-fn ground(files: &[PathBuf], constants: &[(String, String)]) -> Result<Program, Failure> {
+fn ground(files: &[PathBuf], args: &grounder::Args) -> Result<Program, Failure> {
     let stdin = match files.iter().any(|f| f == Path::new("-")) {
         true => {
             let mut buf = Vec::new();
@@ -151,22 +151,22 @@ fn ground(files: &[PathBuf], constants: &[(String, String)]) -> Result<Program, 
         }
         false => None,
     };
-    ground_with(files, stdin.as_deref(), constants)
+    ground_with(files, stdin.as_deref(), args)
 }
 
 fn ground_with(
     files: &[PathBuf],
     stdin: Option<&[u8]>,
-    constants: &[(String, String)],
+    args: &grounder::Args,
 ) -> Result<Program, Failure> {
     let mut program = Program::default();
-    grounder::ground_with_stdin(files, stdin, constants, &mut program)
+    grounder::ground_with_stdin(files, stdin, args, &mut program)
         .map_err(|e| Failure::new(e.exit_code(), e.to_string()))?;
     Ok(program)
 }
 
 /// clingo source on standard input (already read, to tell it from a ground program): the
 /// grounder takes its text as it is, and names it `<stdin>` in diagnostics.
-fn ground_stdin(bytes: &[u8], constants: &[(String, String)]) -> Result<Program, Failure> {
-    ground_with(&[PathBuf::from("-")], Some(bytes), constants)
+fn ground_stdin(bytes: &[u8], args: &grounder::Args) -> Result<Program, Failure> {
+    ground_with(&[PathBuf::from("-")], Some(bytes), args)
 }

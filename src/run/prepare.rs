@@ -15,6 +15,7 @@ use super::{exit, Failure};
 use crate::engine::{cpu::CpuEngine, minimal::Minimal, Engine, Heuristic, HostOptions, Sums};
 use crate::ground::alias::Aliases;
 use crate::ground::GroundProgram;
+use crate::grounder;
 pub use crate::nogoods::completer;
 use crate::nogoods::Completion;
 use crate::output::{Outcome, Problem};
@@ -77,7 +78,7 @@ enum Msg {
 /// (`--eq` > 0, `ground::eq`).
 pub fn prepare(
     source: Source,
-    constants: Vec<(String, String)>,
+    ground_args: grounder::Args,
     eq: bool,
     host: Option<HostOptions>,
     device_sums: Sums,
@@ -96,7 +97,7 @@ pub fn prepare(
             };
             let result = work(
                 &source,
-                &constants,
+                &ground_args,
                 host,
                 device_sums,
                 (complete, objective, eq),
@@ -132,14 +133,14 @@ pub fn prepare(
 
 fn work(
     source: &Source,
-    constants: &[(String, String)],
+    ground_args: &grounder::Args,
     host: Option<HostOptions>,
     device_sums: Sums,
     (complete, objective, eq): (bool, bool, bool),
     build: bool,
     phase: impl Fn(&'static str, String),
 ) -> Result<Prepared, Failure> {
-    let program = input::read(source, constants)?;
+    let program = input::read(source, ground_args)?;
     phase(
         "Read",
         format!("{} rules, {} atoms", program.rules.len(), program.max_atom),
