@@ -142,8 +142,7 @@ pub struct OptRace {
     proved_by: Option<u32>,
     /// Counters of the threads that are done.
     done: Stats,
-    /// Time spent racing (the threads search meanwhile): the search time of `stats` while
-    /// no member searches alone.
+    /// Time in `next_model`: the search time of `stats` while no member searches alone.
     raced: Duration,
     stats: Stats,
     /// For further GPUs' members, until they joined: the reports' sender, the deadline.
@@ -518,15 +517,12 @@ impl OptRace {
 
 impl Engine for OptRace {
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
+        let t0 = Instant::now();
         let step = match &mut self.solo {
             Some(e) => e.next_model(limits)?,
-            None => {
-                let t0 = Instant::now();
-                let step = self.race(limits);
-                self.raced += t0.elapsed();
-                step
-            }
+            None => self.race(limits),
         };
+        self.raced += t0.elapsed();
         self.refresh_stats();
         Ok(step)
     }

@@ -1,0 +1,65 @@
+//! `--stats` end to end: it is printed when asked, the GPU engine's bus bytes count the search
+//! only, and an optimisation race of several threads reports its rates.
+
+mod common;
+
+use common::bin::{example, yasmin};
+
+#[test]
+fn stats_are_printed_when_asked() {
+    let r = yasmin(&[&example("queens.aspif"), "-n", "0", "--stats"], None);
+    for label in [
+        "Choices      : ",
+        "Conflicts    : ",
+        "Lemmas       : ",
+        "Restarts     : ",
+    ] {
+        assert!(r.stdout.contains(label), "{label}\n{}", r.stdout);
+    }
+}
+
+/// The GPU engine's `Device->Host` in `--stats` is traffic during search: a solve that ends at
+/// its first model reads that model and the flags, not the per-search counters read for
+/// `--stats` after the search (`C_WORDS` 8-byte words a search; the host emulation of the
+/// kernel, `--engine=emu`, counts the bytes the device backend would move).
+#[test]
+fn device_traffic_leaves_out_the_counters_read_after_the_search() {
+    let r = yasmin(&[&example("queens.aspif"), "--engine=emu", "--stats"], None);
+    assert_eq!(r.code, Some(10), "{}", r.stderr);
+    let number_after = |label: &str| -> u64 {
+        let line = r.stdout.lines().find(|l| l.starts_with(label));
+        let rest = line.unwrap_or_else(|| panic!("no {label} in\n{}", r.stdout));
+        let rest = rest.split_once(':').unwrap().1.trim_start();
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        digits.parse().unwrap()
+    };
+    let searches = number_after("GPU searches");
+    let from = number_after("Device->Host");
+    let counters = 8 * yasmin_rs::engine::gpu::many_layout::C_WORDS as u64 * searches;
+    assert!(searches > 0 && from > 0, "{}", r.stdout);
+    assert!(
+        from < counters,
+        "{from} bytes from the device, counters {counters}"
+    );
+}
+
+/// The optimisation race of several host threads reports the time it searched: its rates in
+/// `--stats` are not 0 when it made choices.
+#[test]
+fn an_optimisation_race_reports_its_search_rates() {
+    let r = yasmin(&[&example("cover.aspif"), "-t", "2", "--stats", "-q"], None);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    let line = r.stdout.lines().find(|l| l.starts_with("Choices"));
+    let line = line.unwrap_or_else(|| panic!("no Choices line in\n{}", r.stdout));
+    let number = |text: &str| -> f64 {
+        let t: String = text
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        t.parse().unwrap()
+    };
+    let choices = number(line.split_once(':').unwrap().1);
+    let rate = number(line.split_once("Per second:").unwrap().1);
+    assert!(choices > 0.0 && rate > 0.0, "{line}");
+}
