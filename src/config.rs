@@ -101,6 +101,17 @@ pub enum EnumMode {
     Cautious,
 }
 
+/// `--mode`, as clingo's: what runs of grounder and solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Ground clingo source (if it is source), then solve.
+    Clingo,
+    /// Solve a ground program; clingo source is refused.
+    Clasp,
+    /// Ground, print the ground program in aspif and stop (as `--pre=aspif`).
+    Gringo,
+}
+
 /// `--pre`: the format the program read is printed in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pre {
@@ -166,6 +177,11 @@ pub struct Config {
     /// Print the program read in aspif or smodels format and exit.
     #[arg(long, value_enum, value_name = "FORMAT", help_heading = BASIC)]
     pub pre: Option<Pre>,
+
+    /// Run the grounder and the solver (clingo), only the solver on a ground program (clasp), or
+    /// only the grounder, printing aspif (gringo), as clingo's --mode.
+    #[arg(long, value_enum, default_value = "clingo", help_heading = BASIC)]
+    pub mode: Mode,
 
     /// Replace the constant NAME by VALUE when grounding clingo source (clingo's -c).
     #[arg(short = 'c', long = "const", value_name = "NAME=VALUE", value_parser = values::constant,
@@ -330,12 +346,19 @@ pub struct Config {
 }
 
 impl Config {
-    /// The grounder's arguments (`-c`, `-W`).
+    /// The grounder's arguments (`-c`, `-W`, `--mode=clasp`).
     pub fn ground_args(&self) -> crate::grounder::Args {
         crate::grounder::Args {
             constants: self.constants.clone(),
             warn: self.warn.clone(),
+            refused: self.mode == Mode::Clasp,
         }
+    }
+
+    /// The format to print the program read in and stop (`--pre`, `--mode=gringo`).
+    pub fn print_ground(&self) -> Option<Pre> {
+        self.pre
+            .or((self.mode == Mode::Gringo).then_some(Pre::Aspif))
     }
 
     /// The projection `--project` asks for (`None`: off).

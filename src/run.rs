@@ -77,7 +77,7 @@ impl Failure {
 pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyhow::Result<i32> {
     let source = input::choose(&config.files)?;
     let stdout = io::stdout();
-    if let Some(pre) = config.pre {
+    if let Some(pre) = config.print_ground() {
         let program = input::read(&source, &config.ground_args())?;
         let mut out = io::BufWriter::new(stdout.lock());
         let written = match pre {

@@ -303,6 +303,41 @@ fn clingos_spellings_of_stats_and_heuristic() {
     assert_eq!(yasmin(&["--stats=3"], Some(&aspif)).code, Some(2));
 }
 
+/// `--mode` as clingo's: `gringo` prints the ground program (aspif, which solves to clingo's
+/// answer sets), `clasp` solves a ground program and refuses clingo source (exit 65, from a
+/// file and from standard input), `clingo` is the default.
+#[test]
+fn modes_ground_solve_or_both() {
+    let file = source("modes.lp", CHOICE);
+    let ground = yasmin(&[&file, "--mode=gringo"], None);
+    assert_eq!(ground.code, Some(0), "{}", ground.stderr);
+    assert!(ground.stdout.starts_with("asp "), "{}", ground.stdout);
+    let want = answer_sets(&clingo58(&[&file, "-n", "0"], b"").stdout);
+    assert_eq!(want.len(), 3, "{want:?}");
+    for (args, stdin) in [
+        (
+            vec!["--mode=clasp", "-n", "0"],
+            Some(ground.stdout.as_bytes()),
+        ),
+        (vec!["--mode=clingo", "-n", "0", &file], None),
+    ] {
+        let r = yasmin(&args, stdin);
+        assert_eq!(answer_sets(&r.stdout), want, "{args:?}: {}", r.stderr);
+    }
+    for (args, stdin) in [
+        (vec!["--mode=clasp", &file], None),
+        (vec!["--mode=clasp"], Some(CHOICE.as_bytes())),
+    ] {
+        let r = yasmin(&args, stdin);
+        assert_eq!(r.code, Some(65), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("--mode=clasp reads a ground program"),
+            "{}",
+            r.stderr
+        );
+    }
+}
+
 /// `Constraints` counts nogoods of two or more literals, as clasp does: units are assignments
 /// (they were counted as "Other" constraints before; these programs then showed 3, 3 and more).
 #[test]

@@ -6,7 +6,9 @@
 //! Invariant: the engines never see these names; a value that only tests use is hidden, never
 //! absent (it still parses).
 
-use super::{EngineKind, EnumMode, OptKind, OptMode, OptStrategy, Pre, ProjectArg, Projection};
+use super::{
+    EngineKind, EnumMode, Mode, OptKind, OptMode, OptStrategy, Pre, ProjectArg, Projection,
+};
 use crate::engine::options::{self, Configuration};
 use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, Sums};
 use crate::output::Quiet;
@@ -71,6 +73,12 @@ values!(FwdCut {
 values!(RestartPolicy {
     Luby => "luby", "the Luby sequence x 100 conflicts";
     Dynamic => "dynamic", "glucose's dynamic restarts (host engine)";
+});
+
+values!(Mode {
+    Clingo => "clingo", "ground if the input is clingo source, then solve";
+    Clasp => "clasp", "solve a ground program (aspif or smodels); clingo source is refused";
+    Gringo => "gringo", "ground and print the ground program in aspif";
 });
 
 values!(Pre {

@@ -68,6 +68,8 @@ impl GroundError {
 pub struct Args {
     pub constants: Vec<(String, String)>,
     pub warn: Vec<String>,
+    /// clingo's `--mode=clasp`: no grounding; clingo source is an error of the input.
+    pub refused: bool,
 }
 
 impl Args {
@@ -101,7 +103,7 @@ pub fn ground(
 ) -> Result<(), GroundError> {
     let args = Args {
         constants: constants.to_vec(),
-        warn: Vec::new(),
+        ..Args::default()
     };
     ground_with_stdin(files, None, &args, builder)
 }

@@ -95,6 +95,17 @@ pub fn choose(files: &[PathBuf]) -> Result<Source, Failure> {
     }
 }
 
+/// `--mode=clasp` given clingo source `what`.
+fn refused(what: &str) -> Failure {
+    Failure::new(
+        exit::BAD_INPUT,
+        format!(
+            "{what}: clingo source, and --mode=clasp reads a ground program (aspif or smodels); \
+             ground it first (`gringo`, or --mode=gringo) or leave --mode out"
+        ),
+    )
+}
+
 fn names(files: &[PathBuf]) -> String {
     files
         .iter()
@@ -108,6 +119,7 @@ pub fn read(source: &Source, args: &grounder::Args) -> Result<Program, Failure> 
     let label = source.label();
     let bytes = match source {
         Source::Read(program, _) => return Ok((**program).clone()),
+        Source::Sources(files) if args.refused => return Err(refused(&names(files))),
         Source::Sources(files) => return ground(files, args),
         Source::Stdin => {
             let mut buf = Vec::new();
@@ -119,6 +131,9 @@ pub fn read(source: &Source, args: &grounder::Args) -> Result<Program, Failure> 
     let source_text = *source == Source::Stdin
         && grounder::detect_text(&String::from_utf8_lossy(&bytes[..bytes.len().min(1 << 16)]))
             == InputKind::Source;
+    if source_text && args.refused {
+        return Err(refused("<stdin>"));
+    }
     if source_text && cfg!(feature = "grounder") {
         return ground_stdin(&bytes, args);
     }
