@@ -102,10 +102,9 @@ pub struct ManyEngine {
     slice: Duration,
     /// When the counters were last read (`None`: never).
     counters_read: Option<Instant>,
-    /// Bytes of the counter reads made where the search stopped (at an answer, the end or a
-    /// limit) and has not gone on since: `Stats::bytes_from_device` is traffic during search
-    /// and leaves them out; `stop_read` is the last such read's.
-    read_after_search: u64,
+    /// Bytes of the counter read made where the search stopped (at an answer, the end or a
+    /// limit), while it has not gone on since: `Stats::bytes_from_device` is traffic during
+    /// search and leaves them out.
     stop_read: u64,
     /// Sharing with a portfolio's host threads (`--engine=auto`).
     host: Option<HostShare>,
@@ -295,7 +294,6 @@ impl ManyEngine {
             stats,
             slice: FIRST_SLICE,
             counters_read: None,
-            read_after_search: 0,
             stop_read: 0,
             host: None,
             num_vars: c.db.num_vars,
@@ -505,7 +503,6 @@ impl ManyEngine {
         let ctr = self.mem.counters()?;
         if stopped {
             self.stop_read = self.mem.traffic().1 - before;
-            self.read_after_search += self.stop_read;
         }
         let sum = |k: usize| column(&ctr, k);
         let s = &mut self.stats;
@@ -533,7 +530,7 @@ impl ManyEngine {
         };
         let (to, from) = self.mem.traffic();
         s.bytes_to_device = to;
-        s.bytes_from_device = from - self.read_after_search;
+        s.bytes_from_device = from - self.stop_read;
         Ok(())
     }
 }
@@ -542,7 +539,7 @@ impl Engine for ManyEngine {
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         let t0 = Instant::now();
         // The search goes on: the counters read where it stopped were read during it.
-        self.read_after_search -= std::mem::take(&mut self.stop_read);
+        self.stop_read = 0;
         let r = self.search(limits);
         self.stats.search_time += t0.elapsed();
         // While models come, the counters are a snapshot at most COUNTERS_EVERY old (read at
