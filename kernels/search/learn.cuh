@@ -23,14 +23,18 @@ YS_D u32 max_level(const Prog& P, const Srch& s, u32 ref) {
 }
 
 // Whether literal v of the learned nogood (marked `epoch`) is implied by the nogood's other
-// literals through reasons (MiniSat's recursive minimisation, breadth first; lane 0): every
-// variable its reasons lead to is of level 1, in the nogood, or implied the same way. Variables
-// shown implied are marked `epoch`, those of a failed search `epoch + 1` (never implied: the
-// search fails on them at once). `abst`: the nogood's levels mod 32, a variable of another
-// level fails. The queue is scratch[q0..cap): no variable is queued twice, and the variables it
-// can hold (not in the nogood, not resolved at the conflict level) fit.
+// literals through reasons (MiniSat's recursive minimisation, breadth first; the whole warp,
+// a reason's literals spread over the lanes): every variable its reasons lead to is of level
+// 1, in the nogood, or implied the same way. Variables shown implied are marked `epoch`, those
+// of a failed search `epoch + 1` (never implied: the search fails on them at once). `abst`:
+// the nogood's levels mod 32, a variable of another level fails. The queue is
+// scratch[q0..cap): no variable is queued twice (a reason's variables are distinct, and a
+// queued one is marked before the next reason is read), and the variables it can hold (not in
+// the nogood, not resolved at the conflict level) fit. A reason is read whole even where an
+// early literal fails (the serial search stopped there): the answer is the same, and a
+// variable queued in a failed search is only marked as failing.
 YS_D bool implied_deep(const Prog& P, const Srch& s, u32 v, u32 epoch, u32 abst, u32 q0, u32 cap) {
-    const u32 poison = epoch + 1;
+    const u32 poison = epoch + 1, lane = YS_LANE;
     u32 top = q0, head = q0, cur = v;
     while (true) {
         u32 r = s.reason[cur];
@@ -38,44 +42,57 @@ YS_D bool implied_deep(const Prog& P, const Srch& s, u32 v, u32 epoch, u32 abst,
         u32 rn;
         const u32* rl = ng_lits(P, s, r, &rn);
         bool fail = false;
-        for (u32 j = 0; j < rn && !fail; ++j) {
-            u32 u = lvar(rl[j]);
-            if (u == cur) continue;
-            u32 l = lvl_of(ld_asg(s, u));
-            if (l <= 1 || s.mark[u] == epoch) continue;
-            u32 ru = s.reason[u];
-            if (s.mark[u] == poison || ru == YSM_NONE || ru == YSM_FLIPPED || is_sumref(ru) ||
-                ((abst >> (l & 31u)) & 1u) == 0 || top >= cap) {
-                fail = true;
-            } else {
-                s.mark[u] = epoch;
-                s.scratch[top++] = u;
+        for (u32 base = 0; base < rn && !fail; base += YS_WARP) {
+            u32 j = base + lane, u = 0;
+            bool push = false, bad = false;
+            if (j < rn) {
+                u = lvar(rl[j]);
+                u32 l = u == cur ? 0u : lvl_of(ld_asg(s, u));
+                if (l > 1 && s.mark[u] != epoch) {
+                    u32 ru = s.reason[u];
+                    bad = s.mark[u] == poison || ru == YSM_NONE || ru == YSM_FLIPPED || is_sumref(ru) ||
+                          ((abst >> (l & 31u)) & 1u) == 0;
+                    push = !bad;
+                }
             }
+            u32 pm = ys_ballot(push);
+            fail = ys_ballot(bad) != 0 || top + ys_popc(pm) > cap;
+            if (!fail && push) {
+                s.mark[u] = epoch;
+                s.scratch[top + ys_rank(pm)] = u;
+            }
+            if (!fail) top += ys_popc(pm);
         }
+        ys_sync();  // the queue and the marks of this reason before the next one is read
         if (fail) break;
         if (head == top) return true;
         cur = s.scratch[head++];
     }
-    for (u32 i = q0; i < top; ++i) s.mark[s.scratch[i]] = poison;
+    for (u32 i = q0 + lane; i < top; i += YS_WARP) s.mark[s.scratch[i]] = poison;
+    ys_sync();
     return false;
 }
 
-// Drop the literals of scratch[1..len) that implied_deep shows implied; the new length (lane
-// 0 works, every lane gets it). `cap`: where the resolved variables start in scratch. Leaves
-// H_EPOCH at epoch + 1 so that later marks are fresh.
+// Drop the literals of scratch[1..len) that implied_deep shows implied; the new length (the
+// whole warp; every lane gets it). `cap`: where the resolved variables start in scratch.
+// Leaves H_EPOCH at epoch + 1 so that later marks are fresh.
 YS_D u32 minimise_deep(const Prog& P, const Srch& s, u32 len, u32 epoch, u32 cap) {
-    u32 out = len;
-    if (YS_LANE == 0) {
-        s.H[YSM_H_EPOCH] = epoch + 1;
-        u32 abst = 0;
-        for (u32 k = 1; k < len; ++k) abst |= 1u << (lvl_of(ld_asg(s, lvar(s.scratch[k]))) & 31u);
-        out = 1;
-        for (u32 k = 1; k < len; ++k) {
-            u32 q = s.scratch[k];
-            if (!implied_deep(P, s, lvar(q), epoch, abst, len, cap)) s.scratch[out++] = q;
+    const u32 lane = YS_LANE;
+    u32 abst = 0;
+    for (u32 k = 1 + lane; k < len; k += YS_WARP) abst |= 1u << (lvl_of(ld_asg(s, lvar(s.scratch[k]))) & 31u);
+    abst = ys_or(abst);
+    if (lane == 0) s.H[YSM_H_EPOCH] = epoch + 1;
+    u32 out = 1;
+    for (u32 k = 1; k < len; ++k) {
+        u32 q = s.scratch[k];
+        bool implied = implied_deep(P, s, lvar(q), epoch, abst, len, cap);  // ends with a barrier
+        if (!implied) {
+            if (lane == 0) s.scratch[out] = q;  // out <= k: read by every lane already
+            ++out;
         }
     }
-    return ys_bcast(out);
+    ys_sync();
+    return out;
 }
 
 // First-UIP resolution. Learned nogood in scratch[0..H_LEN); resolved variables of the conflict
