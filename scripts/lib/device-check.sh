@@ -1,6 +1,6 @@
-# Sourced by the device check scripts (split-check.sh, ufs-check.sh) after they set ROWS (their
-# rows file): KIT (default .device/kit), BIN (its yasmin-rs), O (the rows' folder, made),
-# the kernel cache, fail=0; and compute-sanitizer over runs of the GPU engine.
+# Sourced by the device check scripts (split-check.sh, ufs-check.sh, minimise-check.sh) after
+# they set ROWS (their rows file): KIT (default .device/kit), BIN (its yasmin-rs), O (the rows'
+# folder, made), the kernel cache, fail=0; and compute-sanitizer over runs of the GPU engine.
 #
 #   sanitize LOG "ARGS" RUN...   memcheck, then racecheck, of "$BIN RUN --engine=gpu ARGS" for
 #                                each RUN (a string of arguments); a line per run on stdout
