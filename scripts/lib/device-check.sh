@@ -1,6 +1,7 @@
 # Sourced by the device check scripts (split-check.sh, ufs-check.sh, minimise-check.sh) after
 # they set ROWS (their rows file): KIT (default .device/kit), BIN (its yasmin-rs), O (the rows'
-# folder, made), the kernel cache, fail=0; and compute-sanitizer over runs of the GPU engine.
+# folder, made), the kernel cache, fail=0; compute-sanitizer over runs of the GPU engine; and
+# this binary beside an earlier one.
 #
 #   sanitize LOG "ARGS" RUN...   memcheck, then racecheck, of "$BIN RUN --engine=gpu ARGS" for
 #                                each RUN (a string of arguments); a line per run on stdout
@@ -27,6 +28,22 @@ sanitize() {
         done
     done
     rm -f "$out"
+}
+
+#   beside CLASSES LIMIT STOP_AFTER LABEL
+#                                BIN (`gpu:default`) and $BEFORE (`gpu-before`, an earlier
+#                                binary) side by side on CLASSES of the kit, the GPU engine alone
+#                                one run at a time, LIMIT s each, no run started after
+#                                STOP_AFTER s, rows appended to ROWS; both kernels are compiled
+#                                into the cache first (the first run would wait for NVRTC).
+beside() {
+    local b
+    for b in "$BIN" "$BEFORE"; do
+        "$b" examples/queens.aspif --engine=gpu -q > /dev/null 2>&1
+    done
+    scripts/bench run --kit "$KIT" --time-limit "$2" --parallel 1 \
+        --configs "gpu:default,yasmin:gpu-before:bin=$BEFORE --engine=gpu" --classes "$1" \
+        --stop-after "$3" -q --label "$4" --out "$ROWS" | tail -4 || fail=1
 }
 
 KIT="${KIT:-.device/kit}"

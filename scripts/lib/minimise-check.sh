@@ -24,14 +24,8 @@ xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
 "$KIT/gpu_batch" --engine gpu --learning res --heuristic activity --timeout 60 \
     $(ls /tmp/corpus/[0-9]*.aspif | head -"${CORPUS_N:-1000}") > "$O/corpus-res.log" 2>&1 || fail=1
 tail -1 "$O/corpus-res.log"
-for b in "$BIN" "$BEFORE"; do
-    "$b" examples/queens.aspif --engine=gpu -q > /dev/null 2>&1
-done
-scripts/bench run --kit "$KIT" --time-limit "${LIMIT:-5}" --parallel 1 \
-    --configs "gpu:default,yasmin:gpu-before:bin=$BEFORE --engine=gpu" \
-    --classes "${CLASSES:-visitall,sokoban,hanoi}" \
-    --stop-after "${STOP_AFTER:-170}" -q --label "${LABEL:-conflict analysis}" \
-    --out "$ROWS" | tail -4 || fail=1
+beside "${CLASSES:-visitall,sokoban,hanoi}" "${LIMIT:-5}" "${STOP_AFTER:-170}" \
+    "${LABEL:-conflict analysis}"
 mkdir -p /tmp/min
 xz -dc "$KIT/ground/visitall/0011-visitall-36-1.aspif.xz" > /tmp/min/visitall-0011.aspif
 xz -dc "$KIT/ground/hanoi/0047-hanoi_tower-120-0.aspif.xz" > /tmp/min/hanoi-0047.aspif

@@ -21,14 +21,8 @@ BEFORE="${BEFORE:?an earlier binary}"
 . "$(dirname "$0")/device-check.sh"
 SANITIZE=0 scripts/bench device smoke --kit "$KIT" > "$O/smoke.log" 2>&1 || fail=1
 grep -E "FAIL|failures" "$O/smoke.log"
-for b in "$BIN" "$BEFORE"; do
-    "$b" examples/queens.aspif --engine=gpu -q > /dev/null 2>&1
-done
-scripts/bench run --kit "$KIT" --time-limit "${LIMIT:-10}" --parallel 1 \
-    --configs "gpu:default,yasmin:gpu-before:bin=$BEFORE --engine=gpu" \
-    --classes "${CLASSES:-hamiltonian,knighttour,labyrinth,mazegen,randomnontight}" \
-    --stop-after "${STOP_AFTER:-400}" -q --label "${LABEL:-unfounded-set check}" \
-    --out "$ROWS" | tail -4 || fail=1
+beside "${CLASSES:-hamiltonian,knighttour,labyrinth,mazegen,randomnontight}" "${LIMIT:-10}" \
+    "${STOP_AFTER:-400}" "${LABEL:-unfounded-set check}"
 mkdir -p /tmp/ufs
 xz -dc "$KIT/ground/labyrinth/0005.aspif.xz" > /tmp/ufs/labyrinth-0005.aspif
 xz -dc "$KIT/ground/randomnontight/0009.aspif.xz" > /tmp/ufs/randomnontight-0009.aspif
