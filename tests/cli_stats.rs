@@ -63,3 +63,20 @@ fn an_optimisation_race_reports_its_search_rates() {
     let rate = number(line.split_once("Per second:").unwrap().1);
     assert!(choices > 0.0 && rate > 0.0, "{line}");
 }
+
+/// A small program's searches get a learned arena sized to it (`many_layout::ARENA_PER_WORD`):
+/// `Device memory` in `--stats` under the host emulation, whose four searches took 3 MB each
+/// whatever the program (12.1 MB in all for an 8-variable one) before.
+#[test]
+fn a_small_program_takes_little_device_memory_a_search() {
+    let r = yasmin(&[&example("cover.aspif"), "--engine=emu", "--stats"], None);
+    // The first number after `label`'s colon.
+    let number = |label: &str| -> f64 {
+        let line = r.stdout.lines().find(|l| l.starts_with(label));
+        let line = line.unwrap_or_else(|| panic!("no {label} in\n{}", r.stdout));
+        let rest = line.split_once(':').unwrap().1;
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let (mb, n) = (number("Device memory"), number("GPU searches"));
+    assert!(n >= 1.0 && mb / n < 1.0, "{mb} MB, {n} searches");
+}

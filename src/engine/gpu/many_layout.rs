@@ -413,13 +413,22 @@ pub const OFFSETS: [&str; 28] = [
 /// them, was most of a large program's search (qsr 0043: 111 of 185 MB).
 pub const LCAP_MAX: u64 = 1 << 16;
 
+/// Words of learned arena a search gets at most per word of the program's nogoods and per
+/// variable: a small program's learned nogoods are short and few, and the fixed arena (2^19
+/// words and a watch pool for [`LCAP_MAX`] nogoods, about 3 MB a search) made each process of
+/// the generated corpus hold about 7 GB of an H200 for its thousands of searches. A program of
+/// 2,048 words or more (every benchmark instance) keeps the full arena.
+pub const ARENA_PER_WORD: u64 = 256;
+
 impl Geometry {
-    /// The layout of one search of `p`, with a learned arena of `arena_words`; `fwd`: the
+    /// The layout of one search of `p`, with a learned arena of `arena_words` (less for a small
+    /// program, [`ARENA_PER_WORD`], but never under four words a variable and 1,024); `fwd`: the
     /// searches learn forward (the paper's decision nogoods), which needs the dependency bitmaps.
     pub fn new(p: &ProgArrays, arena_words: u32, fwd: bool) -> Result<Geometry, String> {
         let nv = p.num_vars as u64;
         let na = p.num_atoms as u64 + 1;
-        let arena_words = (arena_words as u64).max(4 * nv + 1024);
+        let small = ARENA_PER_WORD * (nv + p.ng_lits.len() as u64);
+        let arena_words = (arena_words as u64).min(small).max(4 * nv + 1024);
         let lcap = (arena_words / 8).clamp(64, LCAP_MAX);
         let entries = 2 * (p.n_long() as u64 + lcap);
         let pool_blocks = entries / BLOCK as u64 + entries.min(2 * nv) + 2;
