@@ -5,6 +5,24 @@ mod common;
 
 use common::bin::{example, yasmin};
 
+/// The number `text` starts with (after blanks).
+fn leading_number(text: &str) -> f64 {
+    let t: String = text
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    t.parse()
+        .unwrap_or_else(|_| panic!("no number at {text:?}"))
+}
+
+/// The number after the colon of the line of `stdout` that starts with `label`.
+fn number_after(stdout: &str, label: &str) -> f64 {
+    let line = stdout.lines().find(|l| l.starts_with(label));
+    let line = line.unwrap_or_else(|| panic!("no {label} in\n{stdout}"));
+    leading_number(line.split_once(':').unwrap().1)
+}
+
 #[test]
 fn stats_are_printed_when_asked() {
     let r = yasmin(&[&example("queens.aspif"), "-n", "0", "--stats"], None);
@@ -26,15 +44,8 @@ fn stats_are_printed_when_asked() {
 fn device_traffic_leaves_out_the_counters_read_after_the_search() {
     let r = yasmin(&[&example("queens.aspif"), "--engine=emu", "--stats"], None);
     assert_eq!(r.code, Some(10), "{}", r.stderr);
-    let number_after = |label: &str| -> u64 {
-        let line = r.stdout.lines().find(|l| l.starts_with(label));
-        let rest = line.unwrap_or_else(|| panic!("no {label} in\n{}", r.stdout));
-        let rest = rest.split_once(':').unwrap().1.trim_start();
-        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-        digits.parse().unwrap()
-    };
-    let searches = number_after("GPU searches");
-    let from = number_after("Device->Host");
+    let searches = number_after(&r.stdout, "GPU searches") as u64;
+    let from = number_after(&r.stdout, "Device->Host") as u64;
     let counters = 8 * yasmin_rs::engine::gpu::many_layout::C_WORDS as u64 * searches;
     assert!(searches > 0 && from > 0, "{}", r.stdout);
     assert!(
@@ -51,16 +62,8 @@ fn an_optimisation_race_reports_its_search_rates() {
     assert_eq!(r.code, Some(30), "{}", r.stderr);
     let line = r.stdout.lines().find(|l| l.starts_with("Choices"));
     let line = line.unwrap_or_else(|| panic!("no Choices line in\n{}", r.stdout));
-    let number = |text: &str| -> f64 {
-        let t: String = text
-            .trim_start()
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || *c == '.')
-            .collect();
-        t.parse().unwrap()
-    };
-    let choices = number(line.split_once(':').unwrap().1);
-    let rate = number(line.split_once("Per second:").unwrap().1);
+    let choices = leading_number(line.split_once(':').unwrap().1);
+    let rate = leading_number(line.split_once("Per second:").unwrap().1);
     assert!(choices > 0.0 && rate > 0.0, "{line}");
 }
 
@@ -70,13 +73,7 @@ fn an_optimisation_race_reports_its_search_rates() {
 #[test]
 fn a_small_program_takes_little_device_memory_a_search() {
     let r = yasmin(&[&example("cover.aspif"), "--engine=emu", "--stats"], None);
-    // The first number after `label`'s colon.
-    let number = |label: &str| -> f64 {
-        let line = r.stdout.lines().find(|l| l.starts_with(label));
-        let line = line.unwrap_or_else(|| panic!("no {label} in\n{}", r.stdout));
-        let rest = line.split_once(':').unwrap().1;
-        rest.split_whitespace().next().unwrap().parse().unwrap()
-    };
-    let (mb, n) = (number("Device memory"), number("GPU searches"));
+    let mb = number_after(&r.stdout, "Device memory");
+    let n = number_after(&r.stdout, "GPU searches");
     assert!(n >= 1.0 && mb / n < 1.0, "{mb} MB, {n} searches");
 }
