@@ -308,6 +308,8 @@ pub struct Aggregates {
     /// Keep sums as native constraints for the host engine instead (see [`super::native`]).
     native: Option<super::native::NativeSums>,
     native_budget: (usize, usize),
+    /// The least bound of a small count left native ([`SMALL_COUNT_LOWER`]).
+    small_count_lower: i64,
     adder_bodies: usize,
     budget_base: usize,
     budget_per_literal: usize,
@@ -332,23 +334,31 @@ pub const DIAGRAM_BUDGET_PER_LITERAL: usize = 64;
 pub const NATIVE_BUDGET_BASE: usize = 64;
 pub const NATIVE_BUDGET_PER_LITERAL: usize = 4;
 
-/// With native sums: a count (every weight 1) of at most this many literals whose bound is 2
-/// or more is left to the propagator, as clasp keeps it, not translated. Its diagram would take
-/// about `bound · (n − bound + 1)` variables that the heuristic and propagation pay for while a
+/// With native sums: a count (every weight 1) of at most this many literals whose bound is
+/// [`SMALL_COUNT_LOWER`] or more (the device's: [`SMALL_COUNT_LOWER_DEVICE`]) is left to the
+/// propagator, as clasp keeps it, not translated. Its diagram would take about
+/// `bound · (n − bound + 1)` variables that the heuristic and propagation pay for while a
 /// counter over so few literals is cheap. (An at-most-one that an integrity constraint alone
 /// makes false, `:- 2 {…}.` as in sokoban, is written pairwise before this rule is asked:
 /// `pairwise::below_two`.) Larger counts keep the diagram rule below. stilllife's
 /// `3 <= #count{..}` and `4 <= #count{..}` over eight or nine neighbours: 003 5,436 -> 3,238
 /// variables and its optimum proved in 30 s where it was not in 60 s; crewalloc's small counts
-/// 1.8 / 3.8 / 5.5 s against 0.6 / 4.4 / 3.8 s (1-20, 1-25, 2-22). Bound 2 too (the bound part
-/// of `1 <= {…} <= 1 :- body.`, whose sum body the constraint makes false only under the
-/// body): ricochet 038 / 078 / 084 1.0 / 0.6 / 3.0 s -> 0.2 / 0.3 / 0.8 s, crewalloc 1.2-1.35x
-/// faster, syssynth 23 % fewer variables, the other 108 benchmark instances' solved counts the
-/// same at 10 s (2-core build machine, one thread).
+/// 1.8 / 3.8 / 5.5 s against 0.6 / 4.4 / 3.8 s (1-20, 1-25, 2-22) (2-core build machine, one
+/// thread).
 pub const SMALL_COUNT_LITERALS: usize = 16;
 
-fn small_count(lower: i64, lits: &[(i32, i64)]) -> bool {
-    lits.len() <= SMALL_COUNT_LITERALS && lower >= 2 && lits.iter().all(|&(_, w)| w == 1)
+/// The host engine's least small-count bound: 2 too (the bound part of `1 <= {…} <= 1 :- body.`,
+/// whose sum body the constraint makes false only under the body): ricochet 038 / 078 / 084
+/// 1.0 / 0.6 / 3.0 s -> 0.2 / 0.3 / 0.8 s, crewalloc 1.2-1.35x faster, syssynth 23 % fewer
+/// variables, the other instances' solved counts the same at 10 s (2-core build machine).
+pub const SMALL_COUNT_LOWER: i64 = 2;
+/// The device engine's: 3. Its kernel's counter (`kernels/search/sums.cuh`) made ricochet's
+/// at-most-ones slower than their nogoods (GPU engine alone on the H200: 0.76-1.09 s -> 0.93-1.70
+/// s, conflicts/s down by 4-42 %; crewalloc the same).
+pub const SMALL_COUNT_LOWER_DEVICE: i64 = 3;
+
+fn small_count(lower: i64, least: i64, lits: &[(i32, i64)]) -> bool {
+    lits.len() <= SMALL_COUNT_LITERALS && lower >= least && lits.iter().all(|&(_, w)| w == 1)
 }
 
 impl Aggregates {
@@ -360,6 +370,7 @@ impl Aggregates {
             attempts: Attempts::default(),
             native: None,
             native_budget: (0, 0),
+            small_count_lower: SMALL_COUNT_LOWER,
             adder_bodies: 0,
             budget_base: base,
             budget_per_literal: per_literal,
@@ -372,6 +383,15 @@ impl Aggregates {
     /// between its bounds and constant bodies become nogoods). No adders.
     pub fn native() -> Self {
         Self::native_with_budget(NATIVE_BUDGET_BASE, NATIVE_BUDGET_PER_LITERAL)
+    }
+
+    /// As [`Self::native`] for the device engine: small counts native from
+    /// [`SMALL_COUNT_LOWER_DEVICE`] on.
+    pub fn native_device() -> Self {
+        Aggregates {
+            small_count_lower: SMALL_COUNT_LOWER_DEVICE,
+            ..Self::native()
+        }
     }
 
     /// As [`Self::native`] with diagrams of at most `base + per_literal · (literals)` nodes per
@@ -426,7 +446,7 @@ impl Aggregates {
             };
         }
         if let Some(native) = &mut self.native {
-            if small_count(lower, lits) {
+            if small_count(lower, self.small_count_lower, lits) {
                 native.add(nb, b, lower, lits);
                 return 0;
             }

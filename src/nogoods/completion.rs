@@ -39,9 +39,16 @@ pub fn complete(g: &GroundProgram) -> Completion {
 }
 
 /// The completion nogoods of `g` with sum bodies kept as native constraints
-/// (`Completion::native_sums`; `--sums=native`, both engines).
+/// (`Completion::native_sums`; `--sums=native`, the host engine's; the device engine's is
+/// [`complete_native_device`]).
 pub fn complete_native(g: &GroundProgram) -> Completion {
     complete_with(g, aggregate::Aggregates::native())
+}
+
+/// As [`complete_native`] for the device engine (`aggregate::Aggregates::native_device`: its
+/// kernel's counter takes fewer small counts).
+pub fn complete_native_device(g: &GroundProgram) -> Completion {
+    complete_with(g, aggregate::Aggregates::native_device())
 }
 
 /// As [`complete_native`] with every sum body that needs a diagram node left native.

@@ -12,9 +12,11 @@ pub mod native;
 pub mod pairwise;
 pub mod render;
 
-pub use completion::{complete, complete_all_native, complete_native, complete_with};
+pub use completion::{
+    complete, complete_all_native, complete_native, complete_native_device, complete_with,
+};
 
-/// The completion for `sums` (`None`: the device engine's, every sum translated).
+/// The host engine's completion for `sums` (`None`: every sum translated).
 pub fn completer(
     sums: Option<crate::engine::Sums>,
 ) -> fn(&crate::ground::GroundProgram) -> Completion {
@@ -23,6 +25,17 @@ pub fn completer(
         Some(Sums::Native) => complete_native,
         Some(Sums::AllNative) => complete_all_native,
         _ => complete,
+    }
+}
+
+/// The device engine's completion for `sums`: as [`completer`]'s, with fewer small counts
+/// native ([`aggregate::SMALL_COUNT_LOWER_DEVICE`]).
+pub fn device_completer(
+    sums: Option<crate::engine::Sums>,
+) -> fn(&crate::ground::GroundProgram) -> Completion {
+    match sums {
+        Some(crate::engine::Sums::Native) => complete_native_device,
+        _ => completer(sums),
     }
 }
 pub use db::{NogoodDb, NogoodDbBuilder, Origin};

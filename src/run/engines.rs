@@ -151,7 +151,7 @@ pub(super) fn make_engine(
             )
             .map_err(engine_failure)?;
             let build = first_gpu(gpu::many::ManyEngine::optimising);
-            let complete = prepare::completer(Some(plan.device_sums()));
+            let complete = prepare::device_completer(Some(plan.device_sums()));
             let extra = extra_gpus(gpu::many::ManyEngine::optimising);
             race.add_gpu_later(ground, complete, build, extra)
                 .map_err(engine_failure)?;
@@ -193,7 +193,7 @@ pub(super) fn make_engine(
                 Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
             let build = first_gpu(gpu::many::ManyEngine::new);
             let extra = extra_gpus(gpu::many::ManyEngine::new);
-            let complete = prepare::completer(Some(plan.device_sums()));
+            let complete = prepare::device_completer(Some(plan.device_sums()));
             race.add_gpu_later(ground, complete, build, extra)
                 .map_err(engine_failure)?;
             Ok(Box::new(race))

@@ -16,8 +16,8 @@ use crate::engine::{cpu::CpuEngine, minimal::Minimal, Engine, Heuristic, HostOpt
 use crate::ground::alias::Aliases;
 use crate::ground::GroundProgram;
 use crate::grounder;
-pub use crate::nogoods::completer;
 use crate::nogoods::Completion;
+pub use crate::nogoods::{completer, device_completer};
 use crate::output::{Outcome, Problem};
 use lparse::Program;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -198,7 +198,10 @@ fn work(
         });
     }
     // The host engine's sums when it is certain to search, else the device engine's.
-    let completion = completer(Some(host.map_or(device_sums, |o| o.sums)))(&ground);
+    let completion = match host {
+        Some(o) => completer(Some(o.sums))(&ground),
+        None => device_completer(Some(device_sums))(&ground),
+    };
     let db = &completion.db;
     problem.variables = u64::from(db.num_vars);
     // Units are assignments at level 0, not constraints (clasp counts them so too).

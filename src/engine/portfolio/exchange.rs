@@ -14,7 +14,8 @@
 //! blocking nogood or one that depends on an optimisation bound), and all members share one
 //! variable numbering (one completion), so any member may add any entry to its store. The GPU
 //! engine searches a completion of its own (`run::plan::Plan::device_sums`: its sums may be
-//! translated where the host threads' are native), so its link exchanges only once the two
+//! translated where the host threads' are native, and small counts of bound 2 are nogoods
+//! there, `nogoods::device_completer`), so its link exchanges only once the two
 //! completions are known to be the same ([`variable_space`] equal); otherwise nothing crosses.
 
 use crate::lit::Lit;

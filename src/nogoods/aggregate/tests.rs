@@ -83,25 +83,29 @@ fn a_class_that_never_fits_stops_trying() {
     assert_eq!(agg.skipped_diagrams(), skipped as usize);
 }
 
-/// With native sums, a small count with bound 2 or more takes no variable (the
-/// propagator has it), one with a weight above 1 gets its diagram's nodes, and a count past
-/// `SMALL_COUNT_LITERALS` literals follows the diagram budget.
+/// With native sums, a small count with bound 2 or more (the device's: 3 or more) takes no
+/// variable (the propagator has it), one with a weight above 1 gets its diagram's nodes, and a
+/// count past `SMALL_COUNT_LITERALS` literals follows the diagram budget.
 #[test]
 fn small_counts_stay_native() {
     let count = |n: i32, w: i64| -> Vec<(i32, i64)> { (1..=n).map(|i| (i, w)).collect() };
-    let fresh = |lower: i64, lits: &[(i32, i64)]| {
+    let with = |mut agg: Aggregates, lower: i64, lits: &[(i32, i64)]| {
         let mut nb = NogoodDbBuilder::new();
         for _ in 0..lits.len() {
             nb.new_var();
         }
-        let mut agg = Aggregates::native();
         let b = nb.new_var();
         let fresh = agg.encode(&mut nb, b, lower, lits, false);
         (fresh, agg.finish(&mut nb).len())
     };
+    let fresh = |lower: i64, lits: &[(i32, i64)]| with(Aggregates::native(), lower, lits);
     assert_eq!(fresh(3, &count(8, 1)), (0, 1));
     assert_eq!(fresh(4, &count(9, 1)), (0, 1));
     assert_eq!(fresh(2, &count(8, 1)), (0, 1));
+    // The device engine's completion leaves bound 2 to the diagram, bound 3 to its counter.
+    let (nodes, native) = with(Aggregates::native_device(), 2, &count(8, 1));
+    assert!(nodes > 0 && native == 0);
+    assert_eq!(with(Aggregates::native_device(), 3, &count(8, 1)), (0, 1));
     let (nodes, native) = fresh(3, &count(8, 2));
     assert!(nodes > 0 && native == 0);
     let (nodes, native) = fresh(3, &count(SMALL_COUNT_LITERALS as i32 + 1, 1));
