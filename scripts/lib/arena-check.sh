@@ -12,11 +12,10 @@
 # Usage (repository root on the GPU machine, kit carried):
 #   CUDA_VISIBLE_DEVICES=0 bash scripts/lib/arena-check.sh
 set -uo pipefail
-KIT="${KIT:-.device/kit}"
-O="${OUT:-/tmp/out}/arena"
-mkdir -p "$O" /tmp/corpus
-export YASMIN_KERNEL_CACHE="${YASMIN_KERNEL_CACHE:-/tmp/kcache}"
-[ -f /tmp/corpus/index.tsv ] || xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
+ROWS="${OUT:-/tmp/out}/arena/logs" # no rows: device-check.sh's O is this folder
+# shellcheck source=scripts/lib/device-check.sh
+. "$(dirname "$0")/device-check.sh"
+corpus_unpacked
 mapfile -t files < <(ls /tmp/corpus/[0-9]*.aspif | head -"${CORPUS_N:-200}")
 
 # seconds since T0 (date +%s%N), to the millisecond

@@ -1,7 +1,7 @@
 # Sourced by the device check scripts (split-check.sh, ufs-check.sh, minimise-check.sh) after
 # they set ROWS (their rows file): KIT (default .device/kit), BIN (its yasmin-rs), O (the rows'
-# folder, made), the kernel cache, fail=0; compute-sanitizer over runs of the GPU engine; and
-# this binary beside an earlier one.
+# folder, made), the kernel cache, fail=0; compute-sanitizer over runs of the GPU engine;
+# this binary beside an earlier one; and the kit's generated corpus unpacked.
 #
 #   sanitize LOG "ARGS" RUN...   memcheck, then racecheck, of "$BIN RUN --engine=gpu ARGS" for
 #                                each RUN (a string of arguments); a line per run on stdout
@@ -44,6 +44,13 @@ beside() {
     scripts/bench run --kit "$KIT" --time-limit "$2" --parallel 1 \
         --configs "gpu:default,yasmin:gpu-before:bin=$BEFORE --engine=gpu" --classes "$1" \
         --stop-after "$3" -q --label "$4" --out "$ROWS" | tail -4 || fail=1
+}
+
+#   corpus_unpacked              the kit's corpus (KIT/corpus.tar.xz) in /tmp/corpus, unpacked
+#                                once per machine
+corpus_unpacked() {
+    mkdir -p /tmp/corpus
+    [ -f /tmp/corpus/index.tsv ] || xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
 }
 
 KIT="${KIT:-.device/kit}"

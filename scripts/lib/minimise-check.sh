@@ -18,8 +18,7 @@ ROWS="${1:?rows file}"
 BEFORE="${BEFORE:?an earlier binary}"
 # shellcheck source=scripts/lib/device-check.sh
 . "$(dirname "$0")/device-check.sh"
-mkdir -p /tmp/corpus
-xz -dc "$KIT/corpus.tar.xz" | tar xf - -C /tmp/corpus
+corpus_unpacked
 # shellcheck disable=SC2046
 "$KIT/gpu_batch" --engine gpu --learning res --heuristic activity --timeout 60 \
     $(ls /tmp/corpus/[0-9]*.aspif | head -"${CORPUS_N:-1000}") > "$O/corpus-res.log" 2>&1 || fail=1
