@@ -73,6 +73,7 @@ values!(FwdCut {
 values!(RestartPolicy {
     Luby => "luby", "the Luby sequence x 100 conflicts";
     Dynamic => "dynamic", "glucose's dynamic restarts (host engine)";
+    Local => "local", "clasp's local restarts: the Luby sequence x 60 conflicts counted in the current branch (host engine)";
 });
 
 values!(Mode {

@@ -82,6 +82,9 @@ pub enum RestartPolicy {
     Luby,
     /// Glucose's dynamic restarts (host engine only).
     Dynamic,
+    /// clasp tweety's local restarts: the Luby sequence times 60 conflicts, counted in the
+    /// current branch (host engine only).
+    Local,
 }
 
 /// `--save-progress`: off, or save signs on backjumps over more than N levels.
@@ -209,8 +212,10 @@ impl SearchRow {
             Some(FwdCut::Lits) => return Some("--fwd-cut=lits".into()),
             _ => {}
         }
-        if self.restarts == Some(RestartPolicy::Dynamic) {
-            return Some("--restarts=dynamic".into());
+        match self.restarts {
+            Some(RestartPolicy::Dynamic) => return Some("--restarts=dynamic".into()),
+            Some(RestartPolicy::Local) => return Some("--restarts=local".into()),
+            _ => {}
         }
         if self.heuristic == Some(Heuristic::Domain) {
             return Some("--heuristic=domain".into());

@@ -1,6 +1,7 @@
 //! Restarts on the Luby sequence (1, 1, 2, 1, 1, 2, 4, …) times [`UNIT`] conflicts (both
-//! engines), or dynamic ones (host engine, `--restarts=dynamic`) on the learned nogoods' LBD,
-//! glucose's way ([`Dynamic`]).
+//! engines), dynamic ones (host engine, `--restarts=dynamic`) on the learned nogoods' LBD,
+//! glucose's way ([`Dynamic`]), or clasp's local ones (host engine, `--restarts=local`,
+//! [`Local`]).
 //!
 //! Invariant (Luby): `next` is the conflict count at which the next restart is due;
 //! restarting only backtracks to the top level, so learned, loop and blocking nogoods all
@@ -90,12 +91,67 @@ impl Dynamic {
     }
 }
 
-/// The host engine's restart policy (`--restarts`): Luby's, or dynamic with the due flag
-/// that the last conflict set.
+/// Conflicts per Luby unit of [`Local`] (clasp tweety's `--restarts=L,60`).
+pub const LOCAL_UNIT: u64 = 60;
+
+/// clasp's local restarts (`--local-restarts`, after Ryvchin and Strichman, 2008) on the Luby
+/// sequence × [`LOCAL_UNIT`] conflicts, as clasp's `tweety` configuration (clingo's default
+/// for ASP) runs them: a restart is due when the conflicts counted at the current decision
+/// level reach the limit, where a conflict counts at the level its backjump lands on and
+/// every level it undoes hands its count down to that level (clasp's `cflStamp_`). A search
+/// that keeps its upper levels while it works below them therefore restarts later than a
+/// global count would have it: on a deep trail a restart costs a decision per level.
+///
+/// Invariant: `stamp[l]` is the count of level `l` (levels above the last backjump's have
+/// none yet); after a restart `stamp` is `[0]` and `limit` the next term × `LOCAL_UNIT`.
+#[derive(Debug)]
+pub struct Local {
+    index: u64,
+    limit: u64,
+    stamp: Vec<u64>,
+}
+
+impl Default for Local {
+    fn default() -> Self {
+        Local {
+            index: 1,
+            limit: LOCAL_UNIT * luby(1),
+            stamp: vec![0],
+        }
+    }
+}
+
+impl Local {
+    /// A conflict's backjump landed on `level`; true when a restart is due (the next limit
+    /// is then set and the counts start anew).
+    pub fn on_conflict(&mut self, level: u32) -> bool {
+        let dl = level as usize;
+        let mut n = 1;
+        while self.stamp.len() > dl + 1 {
+            n += self.stamp.pop().expect("longer than dl + 1");
+        }
+        if self.stamp.len() < dl + 1 {
+            self.stamp.resize(dl + 1, 0);
+        }
+        self.stamp[dl] += n;
+        if self.stamp[dl] < self.limit {
+            return false;
+        }
+        self.index += 1;
+        self.limit = LOCAL_UNIT * luby(self.index);
+        self.stamp.clear();
+        self.stamp.push(0);
+        true
+    }
+}
+
+/// The host engine's restart policy (`--restarts`): Luby's, or dynamic or local with the due
+/// flag that the last conflict set.
 #[derive(Debug)]
 pub enum Schedule {
     Luby(Restarts),
     Dynamic(Dynamic, bool),
+    Local(Local, bool),
 }
 
 impl Schedule {
@@ -103,13 +159,17 @@ impl Schedule {
         match policy {
             crate::engine::RestartPolicy::Luby => Schedule::Luby(Restarts::default()),
             crate::engine::RestartPolicy::Dynamic => Schedule::Dynamic(Dynamic::default(), false),
+            crate::engine::RestartPolicy::Local => Schedule::Local(Local::default(), false),
         }
     }
 
-    /// A conflict learned a nogood of LBD `lbd` with `trail` literals assigned.
-    pub fn on_conflict(&mut self, lbd: u32, trail: u32) {
-        if let Schedule::Dynamic(d, due) = self {
-            *due |= d.on_conflict(lbd, trail);
+    /// A conflict learned a nogood of LBD `lbd` with `trail` literals assigned, and its
+    /// backjump landed on `level`.
+    pub fn on_conflict(&mut self, lbd: u32, trail: u32, level: u32) {
+        match self {
+            Schedule::Dynamic(d, due) => *due |= d.on_conflict(lbd, trail),
+            Schedule::Local(l, due) => *due |= l.on_conflict(level),
+            Schedule::Luby(_) => {}
         }
     }
 
@@ -117,7 +177,7 @@ impl Schedule {
     pub fn due(&mut self, conflicts: u64) -> bool {
         match self {
             Schedule::Luby(r) => r.due(conflicts),
-            Schedule::Dynamic(_, due) => std::mem::take(due),
+            Schedule::Dynamic(_, due) | Schedule::Local(_, due) => std::mem::take(due),
         }
     }
 }
@@ -165,6 +225,30 @@ mod tests {
         assert!(r.due(2 * UNIT)); // luby(2) = 1 unit later
         assert!(!r.due(4 * UNIT - 1));
         assert!(r.due(4 * UNIT)); // luby(3) = 2 units later
+    }
+
+    #[test]
+    fn local_restarts_count_the_current_branch() {
+        let mut l = Local::default();
+        // 59 conflicts landing on level 10 and one on level 12: no level has 60 yet.
+        for _ in 0..59 {
+            assert!(!l.on_conflict(10));
+        }
+        assert!(!l.on_conflict(12));
+        // One landing on level 4 takes the counts of every level it undid down with it:
+        // 59 + 1 + 1 = 61 reaches 60 x luby(1).
+        assert!(l.on_conflict(4));
+        // Counts start anew: a search whose conflicts land ever deeper never restarts, its
+        // levels hold one conflict each, until a backjump to the top gathers them all.
+        for lv in 1..=100 {
+            assert!(!l.on_conflict(lv));
+        }
+        assert!(l.on_conflict(0)); // 101 >= 60 x luby(2)
+                                   // The third limit is 60 x luby(3) = 120 conflicts at one level.
+        for _ in 0..119 {
+            assert!(!l.on_conflict(3));
+        }
+        assert!(l.on_conflict(3));
     }
 
     #[test]

@@ -364,7 +364,7 @@ impl CpuEngine {
         self.backtrack(jump);
         let learnt = std::mem::take(&mut self.learnt);
         let lbd = self.lbd(&learnt);
-        self.restarts.on_conflict(lbd, trail);
+        self.restarts.on_conflict(lbd, trail, jump);
         self.stats.learned += 1;
         self.stats.learned_lits += learnt.len() as u64;
         self.export(&learnt, lbd);

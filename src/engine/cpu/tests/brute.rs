@@ -218,7 +218,7 @@ pub fn to_clingo(p: &Program) -> String {
 /// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`, `--phase-switch`,
 /// `--restarts`.
 #[rustfmt::skip]
-const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>, RestartPolicy); 18] = [
+const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>, RestartPolicy); 20] = [
     (Learning::Res, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
     (Learning::Res, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
     (Learning::Res, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
@@ -238,6 +238,9 @@ const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>, 
     // Decisions on variables and rules switching after every conflict (`decide_turns.rs`).
     (Learning::Res, Heuristic::Activity, Decide::Alternate, Some(0), FwdCut::Decisions, Some(1), RestartPolicy::Dynamic),
     (Learning::Fwd, Heuristic::Jw, Decide::Alternate, None, FwdCut::Lits, None, RestartPolicy::Luby),
+    // clasp's local restarts (`restart::Local`).
+    (Learning::Res, Heuristic::Activity, Decide::Vars, Some(0), FwdCut::Decisions, Some(1), RestartPolicy::Local),
+    (Learning::Fwd, Heuristic::Activity, Decide::Vars, None, FwdCut::Lits, None, RestartPolicy::Local),
 ];
 
 #[test]
