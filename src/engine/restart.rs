@@ -139,9 +139,14 @@ impl Local {
         }
         self.index += 1;
         self.limit = LOCAL_UNIT * luby(self.index);
+        self.restarted();
+        true
+    }
+
+    /// The search went back to the top level: a new branch, whose counts start at zero.
+    pub fn restarted(&mut self) {
         self.stamp.clear();
         self.stamp.push(0);
-        true
     }
 }
 
@@ -170,6 +175,14 @@ impl Schedule {
             Schedule::Dynamic(d, due) => *due |= d.on_conflict(lbd, trail),
             Schedule::Local(l, due) => *due |= l.on_conflict(level),
             Schedule::Luby(_) => {}
+        }
+    }
+
+    /// The engine restarted, for this policy or another reason (a phase switch): local counts
+    /// start anew.
+    pub fn restarted(&mut self) {
+        if let Schedule::Local(l, _) = self {
+            l.restarted();
         }
     }
 
@@ -249,6 +262,12 @@ mod tests {
             assert!(!l.on_conflict(3));
         }
         assert!(l.on_conflict(3));
+        // A restart for another reason (a phase switch) starts the counts anew too.
+        for _ in 0..59 {
+            assert!(!l.on_conflict(5));
+        }
+        l.restarted();
+        assert!(!l.on_conflict(5));
     }
 
     #[test]

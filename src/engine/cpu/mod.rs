@@ -303,6 +303,7 @@ impl CpuEngine {
             if self.restarts.due(self.stats.conflicts) || switched || turn {
                 self.stats.restarts += 1;
                 self.backtrack(0);
+                self.restarts.restarted();
                 if turn {
                     self.switch_decisions();
                 }
