@@ -103,7 +103,8 @@ pub const LOCAL_UNIT: u64 = 60;
 /// global count would have it: on a deep trail a restart costs a decision per level.
 ///
 /// Invariant: `stamp[l]` is the count of level `l` (levels above the last backjump's have
-/// none yet); after a restart `stamp` is `[0]` and `limit` the next term × `LOCAL_UNIT`.
+/// none yet); after any restart `stamp` is `[0]`; after one this policy asked for, `limit` is
+/// the next term × `LOCAL_UNIT`.
 #[derive(Debug)]
 pub struct Local {
     index: u64,
