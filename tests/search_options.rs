@@ -95,7 +95,11 @@ fn fwd_cuts_uip_and_lits_are_host_only_and_need_fwd() {
 #[test]
 fn configurations_and_dynamic_restarts() {
     let (q, want) = queens();
-    for flag in ["--configuration=tuned", "--restarts=dynamic"] {
+    for flag in [
+        "--configuration=tuned",
+        "--restarts=dynamic",
+        "--restarts=local",
+    ] {
         let why = format!("{flag} is not supported by the GPU engine");
         usage_error(&[&q, "--engine=gpu", flag], &why);
     }
@@ -107,6 +111,7 @@ fn configurations_and_dynamic_restarts() {
             &["--configuration=tuned"],
             &["--engine=cpu"],
             &["--configuration=paper", "--restarts=dynamic"],
+            &["--restarts=local"],
             &[
                 "--configuration=tuned",
                 "--restarts=luby",

@@ -361,6 +361,7 @@ mod tests {
             "--save-progress=0",
             "--phase-switch=9",
             "--restarts=dynamic",
+            "--restarts=local",
         ] {
             let e = err(&format!("--engine=gpu {flag}"));
             assert!(
