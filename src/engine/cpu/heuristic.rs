@@ -8,9 +8,10 @@
 //! Invariant: `heap` is a 4-ary max-heap on `score` (ties: lower variable first, so the order
 //! of pops is that of any heap on this total order), each slot carrying a copy of its
 //! variable's score (kept equal to `score[v]`: sifting then reads one array), and `pos[v]` is
-//! `v`'s index in it, or `NOT_IN` when absent. Four children of 16 bytes share one cache line
-//! and the heap is half as deep as a binary one: decisions pop every variable that was
-//! unassigned since it was last popped, so sifting down is the heuristic's hot path.
+//! `v`'s index in it, or `NOT_IN` when absent. Decisions pop every variable that was
+//! unassigned since it was last popped, so sifting down is the heuristic's hot path: the heap
+//! is half as deep as a binary one, and the four children of a node (16 bytes each) fill one
+//! aligned cache line ([`Heap`]), so each level of a sift reads one line.
 
 use crate::engine::Heuristic;
 use crate::lit::Var;
@@ -30,7 +31,7 @@ const DECAY: f64 = 0.92;
 pub struct Scores {
     pub score: Vec<f64>,
     /// The candidates with a copy of their score, so that sifting reads one array.
-    heap: Vec<Entry>,
+    heap: Heap,
     pos: Vec<u32>,
     inc: f64,
     dynamic: bool,
@@ -70,7 +71,7 @@ impl Scores {
         }
         Scores {
             score,
-            heap: Vec::new(),
+            heap: Heap::default(),
             pos: vec![NOT_IN; num_vars],
             inc: 1.0,
             dynamic: matches!(kind, Heuristic::Activity | Heuristic::Domain),
@@ -83,8 +84,8 @@ impl Scores {
 
     /// Empty the queue (the scores stay).
     pub fn clear(&mut self) {
-        for e in &self.heap {
-            self.pos[e.var as usize] = NOT_IN;
+        for e in self.heap.entries() {
+            self.pos[e.var() as usize] = NOT_IN;
         }
         self.heap.clear();
     }
@@ -94,20 +95,20 @@ impl Scores {
             return;
         }
         self.pos[v as usize] = self.heap.len() as u32;
-        self.heap.push(Entry {
-            score: self.score[v as usize],
-            var: v,
-        });
+        self.heap.push(Entry::new(self.score[v as usize], v));
         self.up(self.heap.len() - 1);
     }
 
     pub fn pop(&mut self) -> Option<Var> {
-        let top = self.heap.first()?.var;
-        let last = self.heap.pop().expect("non-empty");
+        if self.heap.len() == 0 {
+            return None;
+        }
+        let top = self.heap[0].var();
+        let last = self.heap.pop();
         self.pos[top as usize] = NOT_IN;
-        if !self.heap.is_empty() {
+        if self.heap.len() > 0 {
             self.heap[0] = last;
-            self.pos[last.var as usize] = 0;
+            self.pos[last.var() as usize] = 0;
             self.down(0);
         }
         Some(top)
@@ -124,8 +125,8 @@ impl Scores {
             for s in self.score.iter_mut() {
                 *s *= 1e-100;
             }
-            for e in self.heap.iter_mut() {
-                e.score = self.score[e.var as usize];
+            for e in self.heap.entries_mut() {
+                *e = Entry::new(self.score[e.var() as usize], e.var());
             }
             self.inc *= 1e-100;
             // Scores too small for the scale are now 0 and tie, and ties order by variable,
@@ -136,7 +137,7 @@ impl Scores {
         }
         let p = self.pos[v as usize];
         if p != NOT_IN {
-            self.heap[p as usize].score = self.score[v as usize];
+            self.heap[p as usize] = Entry::new(self.score[v as usize], v);
             self.up(p as usize);
         }
     }
@@ -156,11 +157,11 @@ impl Scores {
                 break;
             }
             self.heap[i] = self.heap[p];
-            self.pos[self.heap[i].var as usize] = i as u32;
+            self.pos[self.heap[i].var() as usize] = i as u32;
             i = p;
         }
         self.heap[i] = v;
-        self.pos[v.var as usize] = i as u32;
+        self.pos[v.var() as usize] = i as u32;
     }
 
     /// Move the entry at `i` down to its place. Every decision pops the heap, so this is hot:
@@ -169,10 +170,11 @@ impl Scores {
     fn down(&mut self, mut i: usize) {
         let n = self.heap.len();
         assert!(i < n, "down from outside the heap");
-        let h = self.heap.as_mut_ptr();
+        let h = self.heap.base_mut();
         // SAFETY: every index read or written below is < n = heap.len() (checked: i < n, and
-        // each child index c is < n by the loop conditions); a heap entry's variable indexes
-        // `pos` in bounds (`insert`, the only way in, indexes `pos[v]` checked first).
+        // each child index c is < n by the loop conditions), and `base_mut` points at entry 0
+        // of at least n entries; a heap entry's variable indexes `pos` in bounds (`insert`,
+        // the only way in, indexes `pos[v]` checked first).
         unsafe {
             let v = *h.add(i);
             loop {
@@ -180,46 +182,160 @@ impl Scores {
                 if first >= n {
                     break;
                 }
-                let mut c = first;
-                if first + ARITY <= n {
-                    for k in first + 1..first + ARITY {
-                        if (*h.add(k)).better(*h.add(c)) {
-                            c = k;
-                        }
+                let c = if first + ARITY <= n {
+                    // A tournament: two pairs, then their winners (selects, not branches).
+                    let a = first + usize::from((*h.add(first + 1)).better(*h.add(first)));
+                    let b = first + 2 + usize::from((*h.add(first + 3)).better(*h.add(first + 2)));
+                    if (*h.add(b)).better(*h.add(a)) {
+                        b
+                    } else {
+                        a
                     }
                 } else {
+                    let mut c = first;
                     for k in first + 1..n {
                         if (*h.add(k)).better(*h.add(c)) {
                             c = k;
                         }
                     }
-                }
+                    c
+                };
                 let e = *h.add(c);
                 if !e.better(v) {
                     break;
                 }
                 *h.add(i) = e;
-                *self.pos.get_unchecked_mut(e.var as usize) = i as u32;
+                *self.pos.get_unchecked_mut(e.var() as usize) = i as u32;
                 i = c;
             }
             *h.add(i) = v;
-            *self.pos.get_unchecked_mut(v.var as usize) = i as u32;
+            *self.pos.get_unchecked_mut(v.var() as usize) = i as u32;
         }
     }
 }
 
-/// A heap slot: the variable and a copy of its score (`score[var]` whenever it is in the heap).
-#[derive(Clone, Copy, Debug)]
+/// A heap slot: the variable and a copy of its score (`score[var]` whenever it is in the heap),
+/// packed into one key that orders as [`Scores`]' total order: the score's bits above (scores
+/// are never negative nor NaN, and such `f64`s order as their bits do), the complement of the
+/// variable below (ties: lower variable first). One integer comparison per pair of entries,
+/// which the compiler turns into flag arithmetic and conditional moves rather than branches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 struct Entry {
-    score: f64,
-    var: Var,
+    key: u128,
 }
 
 impl Entry {
+    #[inline]
+    fn new(score: f64, var: Var) -> Entry {
+        debug_assert!(score >= 0.0, "negative score {score}");
+        Entry {
+            key: (u128::from(score.to_bits()) << 64) | u128::from(!var),
+        }
+    }
+
+    #[inline]
+    fn var(self) -> Var {
+        !(self.key as u32)
+    }
+
     /// Higher score first; ties: lower variable first.
     #[inline]
     fn better(self, b: Entry) -> bool {
-        self.score > b.score || (self.score == b.score && self.var < b.var)
+        self.key > b.key
+    }
+}
+
+/// Four heap slots on one 64-byte cache line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Line([Entry; ARITY]);
+
+const _: () = assert!(std::mem::size_of::<Line>() == ARITY * std::mem::size_of::<Entry>());
+
+/// The heap's entries, entry `i` stored at slot `i + ARITY - 1` of an array of [`Line`]s, so
+/// that the children `ARITY·i + 1 ..= ARITY·i + ARITY` of entry `i` are exactly line `i + 1`.
+/// (The first `ARITY - 1` slots are never read.)
+#[derive(Debug, Default)]
+struct Heap {
+    lines: Vec<Line>,
+    len: usize,
+}
+
+impl Heap {
+    const SKIP: usize = ARITY - 1;
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Pointer to entry 0; entries `0..len` follow it.
+    fn base_mut(&mut self) -> *mut Entry {
+        // `wrapping_add`: with no line yet the pointer dangles, and is never read (len is 0).
+        (self.lines.as_mut_ptr() as *mut Entry).wrapping_add(Self::SKIP)
+    }
+
+    fn slots(&self) -> &[Entry] {
+        // SAFETY: `Line` is `repr(C)` over `[Entry; ARITY]` with no padding (asserted above),
+        // so `lines` is `lines.len() * ARITY` contiguous entries.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.lines.as_ptr() as *const Entry,
+                self.lines.len() * ARITY,
+            )
+        }
+    }
+
+    fn slots_mut(&mut self) -> &mut [Entry] {
+        // SAFETY: as in `slots`.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.lines.as_mut_ptr() as *mut Entry,
+                self.lines.len() * ARITY,
+            )
+        }
+    }
+
+    fn entries(&self) -> &[Entry] {
+        &self.slots()[Self::SKIP..Self::SKIP + self.len]
+    }
+
+    fn entries_mut(&mut self) -> &mut [Entry] {
+        let n = self.len;
+        &mut self.slots_mut()[Self::SKIP..Self::SKIP + n]
+    }
+
+    fn push(&mut self, e: Entry) {
+        let slot = self.len + Self::SKIP;
+        if slot / ARITY >= self.lines.len() {
+            self.lines.push(Line::default());
+        }
+        self.slots_mut()[slot] = e;
+        self.len += 1;
+    }
+
+    /// Remove and return the last entry (the heap must not be empty).
+    fn pop(&mut self) -> Entry {
+        assert!(self.len > 0, "pop from an empty heap");
+        self.len -= 1;
+        self.slots()[self.len + Self::SKIP]
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+impl std::ops::Index<usize> for Heap {
+    type Output = Entry;
+    fn index(&self, i: usize) -> &Entry {
+        &self.entries()[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Heap {
+    fn index_mut(&mut self, i: usize) -> &mut Entry {
+        &mut self.entries_mut()[i]
     }
 }
 
@@ -281,6 +397,48 @@ mod tests {
         assert!((1..=9).all(|v| s.score[v] == 0.0));
         let order: Vec<Var> = std::iter::from_fn(|| s.pop()).collect();
         assert_eq!(order, [10, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+
+    /// Random inserts, bumps (ties included) and pops, against the total order popped from a
+    /// sorted list: every layout detail of the heap (lines, the packed key, the tournament)
+    /// must leave the pop order that of (score descending, variable ascending).
+    #[test]
+    fn pops_follow_the_total_order_under_random_operations() {
+        let none: Vec<Vec<Lit>> = Vec::new();
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        };
+        for round in 0..50 {
+            let n = 1 + next(300) as usize;
+            let mut s = Scores::new(Heuristic::Activity, n, none.iter().map(|v| v.as_slice()), 1);
+            for v in 0..n {
+                // Few distinct values, so ties are common (0.0 among them).
+                s.score[v] = next(4) as f64 * 0.5;
+            }
+            for step in 0..4 * n {
+                let v = next(n as u64) as Var;
+                match next(3) {
+                    0 => s.insert(v),
+                    1 => s.bump(v),
+                    _ if step % 7 == 0 => {
+                        s.pop();
+                    }
+                    _ => s.decay(),
+                }
+            }
+            let mut want: Vec<Var> = (0..n as Var).filter(|&v| s.contains(v)).collect();
+            want.sort_by(|&a, &b| {
+                s.score[b as usize]
+                    .total_cmp(&s.score[a as usize])
+                    .then(a.cmp(&b))
+            });
+            let got: Vec<Var> = std::iter::from_fn(|| s.pop()).collect();
+            assert_eq!(got, want, "round {round}");
+        }
     }
 
     #[test]
