@@ -149,24 +149,33 @@ impl Scores {
         }
     }
 
+    /// Move the entry at `i` up to its place (each unassigned variable comes back this way).
     fn up(&mut self, mut i: usize) {
-        let v = self.heap[i];
-        while i > 0 {
-            let p = (i - 1) / ARITY;
-            if !v.better(self.heap[p]) {
-                break;
+        assert!(i < self.heap.len(), "up from outside the heap");
+        let h = self.heap.base_mut();
+        // SAFETY: i < heap.len() (checked) and every parent index is below i; variables in the
+        // heap index `pos` in bounds (as in `down`).
+        unsafe {
+            let v = *h.add(i);
+            while i > 0 {
+                let p = (i - 1) / ARITY;
+                let e = *h.add(p);
+                if !v.better(e) {
+                    break;
+                }
+                *h.add(i) = e;
+                *self.pos.get_unchecked_mut(e.var() as usize) = i as u32;
+                i = p;
             }
-            self.heap[i] = self.heap[p];
-            self.pos[self.heap[i].var() as usize] = i as u32;
-            i = p;
+            *h.add(i) = v;
+            *self.pos.get_unchecked_mut(v.var() as usize) = i as u32;
         }
-        self.heap[i] = v;
-        self.pos[v.var() as usize] = i as u32;
     }
 
     /// Move the entry at `i` down to its place. Every decision pops the heap, so this is hot:
-    /// a node with all `ARITY` children (all but the last inner node) compares them without
-    /// the bound on the child range, and entries are read without bounds checks.
+    /// a node with all `ARITY` children (all but the last inner node) picks the best of its
+    /// line in a tournament of three comparisons made into selects, and entries are read
+    /// without bounds checks.
     fn down(&mut self, mut i: usize) {
         let n = self.heap.len();
         assert!(i < n, "down from outside the heap");
