@@ -100,13 +100,13 @@ impl Scores {
     }
 
     pub fn pop(&mut self) -> Option<Var> {
-        if self.heap.len() == 0 {
+        if self.heap.is_empty() {
             return None;
         }
         let top = self.heap[0].var();
         let last = self.heap.pop();
         self.pos[top as usize] = NOT_IN;
-        if self.heap.len() > 0 {
+        if !self.heap.is_empty() {
             self.heap[0] = last;
             self.pos[last.var() as usize] = 0;
             self.down(0);
@@ -174,8 +174,7 @@ impl Scores {
 
     /// Move the entry at `i` down to its place. Every decision pops the heap, so this is hot:
     /// a node with all `ARITY` children (all but the last inner node) picks the best of its
-    /// line in a tournament of three comparisons made into selects, and entries are read
-    /// without bounds checks.
+    /// line in a tournament of three comparisons, and entries are read without bounds checks.
     fn down(&mut self, mut i: usize) {
         let n = self.heap.len();
         assert!(i < n, "down from outside the heap");
@@ -192,7 +191,7 @@ impl Scores {
                     break;
                 }
                 let c = if first + ARITY <= n {
-                    // A tournament: two pairs, then their winners (selects, not branches).
+                    // A tournament: two pairs, then their winners.
                     let a = first + usize::from((*h.add(first + 1)).better(*h.add(first)));
                     let b = first + 2 + usize::from((*h.add(first + 3)).better(*h.add(first + 2)));
                     if (*h.add(b)).better(*h.add(a)) {
@@ -226,8 +225,8 @@ impl Scores {
 /// A heap slot: the variable and a copy of its score (`score[var]` whenever it is in the heap),
 /// packed into one key that orders as [`Scores`]' total order: the score's bits above (scores
 /// are never negative nor NaN, and such `f64`s order as their bits do), the complement of the
-/// variable below (ties: lower variable first). One integer comparison per pair of entries,
-/// which the compiler turns into flag arithmetic and conditional moves rather than branches.
+/// variable below (ties: lower variable first). Comparing two entries is then one 128-bit
+/// integer comparison, with no second test for ties.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 struct Entry {
@@ -276,6 +275,10 @@ impl Heap {
 
     fn len(&self) -> usize {
         self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// Pointer to entry 0; entries `0..len` follow it.
