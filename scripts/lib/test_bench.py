@@ -281,6 +281,27 @@ class Report(unittest.TestCase):
         self.assertNotIn("`gpu`", tab[0])
         self.assertIn("| k | 0.50 (1) |", tab)
 
+    def test_speed_table_reads_the_shared_decision_instances_apart(self):
+        def rated(inst, cfg, conflicts, expected="SAT", set_="shared", solver="yasmin-rs"):
+            r = row(inst, cfg, "SAT", 2.0, expected, solver=solver)
+            r.update(engine="cpu" if solver == "yasmin-rs" else None, threads=1, set=set_,
+                     stats={"conflicts": conflicts, "search_s": 2.0})
+            return r
+        rows = []
+        for inst, ours, set_, expected in (("a/instances/1.lp", 900, "shared", "SAT"),
+                                           ("a/instances/2.lp", 1200, "shared", "UNSAT"),
+                                           ("b/instances/1.lp", 600, "shared", "SAT"),
+                                           ("c/instances/1.lp", 100, "added", "SAT"),
+                                           ("d/instances/1.lp", 200, "shared", "OPT=3")):
+            rows += [rated(inst, "clingo", 1000, expected, set_, solver="clingo"),
+                     rated(inst, "after", ours, expected, set_)]
+        tab = report.speed_table(rows)
+        # All five: 0.1, 0.2, 0.6, 0.9, 1.2; the shared decision ones: 0.6, 0.9, 1.2, whose
+        # lowest class is b (0.6; a's median is 1.2 of [0.9, 1.2]).
+        self.assertIn("| **median** | **0.60** (5) |", tab)
+        self.assertIn("| median, shared decision instances | 0.90 (3) |", tab)
+        self.assertIn("| lowest class, shared decision instances | b 0.60 |", tab)
+
     def test_same_run_clingo_makes_wrong(self):
         # The manifest has no answer ('') but clingo's row says UNSAT: a SAT is WRONG.
         rows = [row("k/instances/1.lp", "clingo", "UNSAT", 1.0, "", solver="clingo"),
