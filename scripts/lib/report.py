@@ -168,6 +168,12 @@ def stat_rate(r, key):
     return r["stats"][key] / secs if secs else None
 
 
+def median(xs):
+    """The middle value (the upper one of an even count), as every table here takes it."""
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
 def speed_table(rows):
     """Conflicts per second of search, the host engine on one thread (engine cpu, threads 1)
     against clingo (one thread), per instance both searched for at least a second (their own
@@ -192,10 +198,6 @@ def speed_table(rows):
 
     out = ["| class | " + " | ".join("`%s` ÷ clingo (n)" % c for c in ours) + " |",
            "|---|" + "---:|" * len(ours)]
-    def median(xs):
-        xs = sorted(xs)
-        return xs[len(xs) // 2]
-
     def shared_decision(r):
         return r.get("set") == "shared" and r.get("expected") in ("SAT", "UNSAT")
 
@@ -251,8 +253,8 @@ def res_fwd_table(rows):
                           lambda r: r and r["stats"].get("avg_learned_len"))):
             vals = []
             for c in (res, fwd):
-                xs = sorted(v for v in (fn(cell.get((i, c))) for i in insts) if v)
-                vals.append("%.3g" % xs[len(xs) // 2] if xs else "—")
+                xs = [v for v in (fn(cell.get((i, c))) for i in insts) if v]
+                vals.append("%.3g" % median(xs) if xs else "—")
             out.append("| %s | %s | %s |" % (name, vals[0], vals[1]))
         out.append("")
     return out
