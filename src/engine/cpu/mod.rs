@@ -44,6 +44,8 @@ mod input;
 mod integrate;
 mod learn_fwd;
 mod learn_res;
+// The watch lists' pool.
+mod lists;
 mod loops;
 // Optimisation: the objective's bound.
 mod optimize;
@@ -73,7 +75,6 @@ use self::store::{Kind, NgRef, Store};
 use self::sums::Sums;
 use self::unfounded::Unfounded;
 
-use self::watch::Watch;
 use super::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::engine::restart::Schedule;
 use crate::engine::{Decide, Learning};
@@ -96,9 +97,9 @@ pub struct CpuEngine {
     a: Assignment,
     store: Store,
     /// By literal code: the long nogoods to visit when that literal starts to hold.
-    watches: Vec<Vec<Watch>>,
+    watches: lists::Lists,
     /// By literal code: the binary nogoods with that literal (the other one as `blocker`).
-    bins: Vec<Vec<Watch>>,
+    bins: lists::Lists,
     scores: Scores,
     rules: Rules,
     /// `--decide=vars`: decide on any variable (`decide_vars`), not on applicable rules.
@@ -202,8 +203,8 @@ impl CpuEngine {
             input_atoms: g.input_atoms(),
             a: Assignment::new(num_vars),
             store: Store::default(),
-            watches: vec![Vec::new(); 2 * num_vars],
-            bins: vec![Vec::new(); 2 * num_vars],
+            watches: lists::Lists::new(2 * num_vars),
+            bins: lists::Lists::new(2 * num_vars),
             scores,
             deps,
             ufs: Unfounded::new(g, num_vars),
@@ -246,6 +247,8 @@ impl CpuEngine {
             core: None,
         };
         e.load_input(db);
+        e.bins.compact();
+        e.watches.compact();
         for v in 1..num_vars as Var {
             if e.vars || e.rules.is_candidate(v) {
                 e.scores.insert(v);
@@ -311,6 +314,7 @@ impl CpuEngine {
                 continue;
             }
             self.sums_collect_if_due(); // (agg) a safe point: no NgRef held
+            self.watches.compact_if_wasteful(); // no scan under way
             let assumed = match self.next_assumption() {
                 assume::Assumed::AllHold => None,
                 assume::Assumed::Decide(l) => Some(l),
@@ -401,6 +405,9 @@ impl CpuEngine {
     #[inline(always)]
     fn assign(&mut self, l: Lit, reason: u32) {
         self.a.set(l, reason);
+        // Propagation will read `l`'s list headers (at random): ask for them now.
+        watch::prefetch(self.bins.hdr_ptr(l.code() as usize));
+        watch::prefetch(self.watches.hdr_ptr(l.code() as usize));
         self.deps.on_assign(&self.a, &self.store, l, reason);
         // `--decide=vars` never asks which rules are applicable: their counters can rest.
         if !self.vars {

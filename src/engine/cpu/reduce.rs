@@ -94,15 +94,15 @@ impl CpuEngine {
     /// Compact the arena and rewrite watches and reasons.
     pub(super) fn collect_garbage(&mut self) {
         let fwd = self.store.collect();
-        for list in self.watches.iter_mut().chain(self.bins.iter_mut()) {
-            list.retain_mut(|w| match fwd.get(w.ng) {
-                Some(n) => {
-                    w.ng = n;
-                    true
-                }
-                None => false,
-            });
-        }
+        let moved = |w: &mut super::watch::Watch| match fwd.get(w.ng) {
+            Some(n) => {
+                w.ng = n;
+                true
+            }
+            None => false,
+        };
+        self.watches.retain_mut(moved);
+        self.bins.retain_mut(moved);
         for &l in &self.a.trail {
             let v = l.var() as usize;
             let r = self.a.reason[v];
