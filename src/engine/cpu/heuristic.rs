@@ -99,13 +99,6 @@ impl Scores {
         self.up(self.heap.len() - 1);
     }
 
-    /// Ask the cache for what `insert(v)` will read (a hint: nothing computed changes).
-    #[inline(always)]
-    pub fn prefetch(&self, v: Var) {
-        super::watch::prefetch(self.pos.as_ptr().wrapping_add(v as usize));
-        super::watch::prefetch(self.score.as_ptr().wrapping_add(v as usize));
-    }
-
     pub fn pop(&mut self) -> Option<Var> {
         if self.heap.is_empty() {
             return None;

@@ -171,9 +171,6 @@ pub struct CpuEngine {
     core: Option<Vec<Lit>>,
 }
 
-/// How far ahead on the trail backtracking prefetches the heuristic's entries.
-const AHEAD: usize = 8;
-
 impl CpuEngine {
     pub fn new(g: &GroundProgram, c: &Completion, opts: HostOptions) -> CpuEngine {
         let db = &c.db;
@@ -440,10 +437,6 @@ impl CpuEngine {
         self.objective_backtrack(start);
         for i in (start..self.a.trail.len()).rev() {
             let l = self.a.trail[i];
-            // What re-inserting a variable a few steps on will read, asked for now.
-            if self.vars && i >= start + AHEAD {
-                self.scores.prefetch(self.a.trail[i - AHEAD].var());
-            }
             self.a.clear(l);
             if self.vars {
                 if save {
