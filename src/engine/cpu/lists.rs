@@ -13,6 +13,12 @@
 
 use super::watch::Watch;
 
+/// What fills a list's room beyond its length (never read as a watch).
+const UNUSED: Watch = Watch {
+    blocker: crate::lit::Lit(0),
+    ng: 0,
+};
+
 #[derive(Clone, Copy, Debug, Default)]
 struct Hdr {
     start: u32,
@@ -113,11 +119,7 @@ impl Lists {
         let cap = (h.cap * 2).max(4);
         self.pool
             .extend_from_within(h.start as usize..(h.start + h.len) as usize);
-        let fill = Watch {
-            blocker: crate::lit::Lit(0),
-            ng: 0,
-        };
-        self.pool.resize(start + cap as usize, fill);
+        self.pool.resize(start + cap as usize, UNUSED);
         self.garbage += h.cap as usize;
         self.hdr[i] = Hdr {
             start: start as u32,
@@ -157,15 +159,11 @@ impl Lists {
         let room = |n: u32| (n + n / 4).max(2);
         let total: usize = self.hdr.iter().map(|h| room(h.len) as usize).sum();
         let mut pool = Vec::with_capacity(total);
-        let fill = Watch {
-            blocker: crate::lit::Lit(0),
-            ng: 0,
-        };
         for h in &mut self.hdr {
             let start = pool.len();
             pool.extend_from_slice(&self.pool[h.start as usize..(h.start + h.len) as usize]);
             let cap = room(h.len);
-            pool.resize(start + cap as usize, fill);
+            pool.resize(start + cap as usize, UNUSED);
             *h = Hdr {
                 start: start as u32,
                 len: h.len,
