@@ -292,3 +292,64 @@ fn usc_refuses_other_modes() {
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("usc,oll"), "{}", r.stderr);
 }
+
+/// The optimal models `--opt-mode=optN` prints: those after the last improving one whose
+/// costs are the summary's optimum, each once.
+fn optimal_models(stdout: &str) -> BTreeMap<Vec<String>, usize> {
+    let optimum = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Optimization : "))
+        .unwrap_or("")
+        .to_owned();
+    let mut sets = BTreeMap::new();
+    let mut lines = stdout.lines().peekable();
+    while let Some(l) = lines.next() {
+        if l.starts_with("Answer:") {
+            let atoms = common::sorted_atoms(lines.next());
+            if lines.next_if(|c| c.strip_prefix("Optimization: ") == Some(&optimum)).is_some() {
+                sets.insert(atoms, 1);
+            }
+        }
+    }
+    sets
+}
+
+/// Issue 48: `--opt-mode=optN` on a disjunctive program with a head cycle left out an optimal
+/// model (`tests/cli/optn-minimality.lp`): a candidate that failed the minimality check under
+/// the strict bound was blocked by a nogood that left out its level-0 literals, which the bound
+/// had implied, and the nogood outlived the bound. On every engine, as source and as aspif,
+/// the optimal models and the optimum are clingo 5.8's (`--eq=0`, its text output).
+#[test]
+fn opt_n_keeps_every_optimal_model_after_failed_minimality_checks() {
+    let lp = fixture("optn-minimality.lp");
+    let aspif = std::env::temp_dir().join(format!("yasmin-optn-{}.aspif", std::process::id()));
+    std::fs::write(&aspif, gringo(&std::fs::read_to_string(&lp).unwrap(), &[])).unwrap();
+    let aspif = aspif.display().to_string();
+    let want = std::process::Command::new("python3")
+        .args(["-m", "clingo", "--eq=0", "--opt-mode=optN", "-n", "0", &lp])
+        .output()
+        .expect("python3 -m clingo (PyPI's clingo 5.8, scripts/setup.sh)");
+    let want = String::from_utf8_lossy(&want.stdout).into_owned();
+    let want_sets = optimal_models(&want);
+    assert!(want_sets.len() >= 2, "clingo's optimal models: {want}");
+    let engines: [&[&str]; 5] = [
+        &["--engine=cpu", "-t", "1"],
+        &["--engine=cpu", "-t", "4"],
+        &["--engine=emu"],
+        &["--engine=auto"],
+        &["--engine=cpu", "-t", "1", "--opt-strategy=usc"],
+    ];
+    for input in [&lp, &aspif] {
+        for engine in engines {
+            let mut args = vec![input.as_str(), "--opt-mode=optN", "-n", "0"];
+            args.extend(engine);
+            let r = yasmin(&args, None);
+            assert_eq!(r.code, Some(30), "{args:?}\n{}\n{}", r.stdout, r.stderr);
+            assert_eq!(result_line(&r.stdout), "OPTIMUM FOUND", "{args:?}");
+            assert_eq!(optimal_models(&r.stdout), want_sets, "{args:?}\n{}", r.stdout);
+            let n = format!("  Optimal    : {}\n", want_sets.len());
+            assert!(r.stdout.contains(&n), "{args:?}\n{}", r.stdout);
+        }
+    }
+    std::fs::remove_file(&aspif).ok();
+}

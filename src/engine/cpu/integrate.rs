@@ -24,7 +24,7 @@ impl CpuEngine {
     pub(super) fn integrate(&mut self, lits: &[Lit], kind: Kind, lbd: u32) -> Added {
         match lits.len() {
             0 => return Added::Unsat,
-            1 => return self.integrate_unit(lits[0]),
+            1 => return self.integrate_unit(lits[0], kind),
             _ => {}
         }
         let r = self.store.add(lits, kind, lbd);
@@ -87,7 +87,12 @@ impl CpuEngine {
         }
     }
 
-    fn integrate_unit(&mut self, l: Lit) -> Added {
+    /// A unit nogood `{l}`: `¬l` at level 0. A permanent one is kept with the input's units,
+    /// so that `forget` assigns it again (a learned one may depend on the bound).
+    fn integrate_unit(&mut self, l: Lit, kind: Kind) -> Added {
+        if kind == Kind::Permanent {
+            self.units.push(l.negate());
+        }
         if self.a.holds(l) && self.a.level_of(l.var()) == 0 {
             return Added::Unsat;
         }

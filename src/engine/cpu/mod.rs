@@ -125,7 +125,8 @@ pub struct CpuEngine {
     /// The last model's blocking nogood, added when the search goes on (unless a new bound
     /// excludes the model).
     block: Option<Vec<Lit>>,
-    /// The literals the input's unit nogoods fix at level 0 (`forget` assigns them again).
+    /// The literals the input's unit nogoods and the permanent unit nogoods added since fix at
+    /// level 0 (`forget` assigns them again).
     units: Vec<Lit>,
     /// The input has an empty nogood.
     input_unsat: bool,
@@ -467,12 +468,13 @@ impl CpuEngine {
     }
 
     /// Start over with what the input alone implies: the whole trail undone (level 0 too),
-    /// every learned nogood deleted, the input's units assigned again. Loop and blocking
-    /// nogoods stay (they hold whatever the bound); the heuristic keeps its scores. For a
+    /// every learned nogood deleted, the input's and the permanent units assigned again. Loop
+    /// and blocking nogoods stay (they hold whatever the bound, `blocking_nogood`), and so do
+    /// those waiting to be integrated (`pending`: loop nogoods, the wrappers' nogoods); the
+    /// heuristic keeps its scores. For a
     /// bound that admits costs an earlier one excluded: what was learned may depend on it.
     fn forget(&mut self) {
         self.unassign_from(0, 0, false);
-        self.pending.clear();
         self.conflict = None;
         for i in 0..self.store.learned.len() {
             let r = self.store.learned[i];
@@ -486,6 +488,8 @@ impl CpuEngine {
             let l = self.units[i];
             if self.a.is_unassigned(l.var()) {
                 self.assign(l, NO_REASON);
+            } else if !self.a.holds(l) {
+                self.unsat = true; // two permanent units disagree: no model is left
             }
         }
     }
@@ -525,12 +529,17 @@ impl CpuEngine {
         Model { atoms }
     }
 
-    /// The atoms' literals assigned above level 0: any other answer set differs on one of
-    /// them, since literals of level 0 hold in every answer set. Auxiliary atoms may be among
-    /// them: each is a function of the input's atoms, so the nogood excludes this model only.
+    /// The atoms' literals assigned above level 0 — any other answer set differs on one of
+    /// them, since literals of level 0 hold in every later answer set — or, under an
+    /// objective's bound, every atom's literal: level 0 then holds what the bound and the
+    /// nogoods learned under it imply, and the blocking nogood is permanent (`forget`, for a
+    /// bound that admits more, keeps it), so it must exclude this model whatever the bound.
+    /// Auxiliary atoms may be among them: each is a function of the input's atoms, so the
+    /// nogood excludes this model only.
     fn blocking_nogood(&self) -> Vec<Lit> {
+        let bounded = self.opt.has_bound();
         (1..=self.num_atoms)
-            .filter(|&p| self.a.level_of(p) > 0)
+            .filter(|&p| bounded || self.a.level_of(p) > 0)
             .map(|p| {
                 if self.a.holds(Lit::t(p)) {
                     Lit::t(p)

@@ -170,6 +170,11 @@ impl Opt {
         self.levels.is_empty()
     }
 
+    /// A bound is in force: what level 0 holds may depend on it.
+    pub fn has_bound(&self) -> bool {
+        !self.levels.is_empty() && self.bound.is_some()
+    }
+
     /// Work left for [`CpuEngine::propagate_objective`].
     #[inline]
     pub fn due(&self, trail_len: usize) -> bool {
