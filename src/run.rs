@@ -23,7 +23,7 @@ mod threads;
 mod usc;
 
 use crate::check::Checker;
-use crate::config::{Config, EngineKind, EnumMode, OptKind, OptMode, OptStrategy, Pre};
+use crate::config::{Config, EngineKind, EnumMode, OptKind, OptMode, OptStrategy, Pre, Projection};
 use crate::engine::portfolio::optimize::CoreGuided;
 use crate::engine::{alias::Alias, project::Project, Engine, EngineError, Limits};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
@@ -75,11 +75,21 @@ impl Failure {
 /// Run the whole pipeline for `config`; returns the exit code of a finished run.
 /// `interrupt` is set by the Ctrl-C handler; `start` is when the process started.
 pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyhow::Result<i32> {
+    run_to(config, interrupt, start, io::stdout().lock())
+}
+
+/// [`run`] printing to `out` instead of standard output (`examples/cli_batch.rs` runs many
+/// command lines in one process so).
+pub fn run_to<W: Write>(
+    config: &Config,
+    interrupt: Arc<AtomicBool>,
+    start: Instant,
+    out: W,
+) -> anyhow::Result<i32> {
     let source = input::choose(&config.files)?;
-    let stdout = io::stdout();
     if let Some(pre) = config.print_ground() {
         let program = input::read(&source, &config.ground_args())?;
-        let mut out = io::BufWriter::new(stdout.lock());
+        let mut out = io::BufWriter::new(out);
         let written = match pre {
             Pre::Aspif => lparse::write_aspif(&program, &mut out),
             Pre::Smodels => lparse::write_smodels(&program, &mut out),
@@ -140,7 +150,7 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
     }
     let format = Format::from_outf(config.outf);
     let mut printer = Printer::new(
-        io::BufWriter::new(stdout.lock()),
+        io::BufWriter::new(out),
         format,
         config.quiet,
         &source.label(),
@@ -262,10 +272,17 @@ pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyho
                     "*** Warn : (yasmin-rs): #models not 0: last model may not cover consequences."
                 );
             }
+            // clingo's consequences are over the `#project` atoms when there are any, unless
+            // `--project=show`.
+            let projection = program
+                .projection
+                .as_deref()
+                .filter(|_| config.projection() != Some(Projection::Show));
             consequences::consequences(
                 engine.as_mut(),
                 checker.as_ref(),
                 &shown,
+                projection,
                 config.enum_mode == EnumMode::Brave,
                 n,
                 &limits,

@@ -319,10 +319,19 @@ fn optimal_models(stdout: &str) -> BTreeMap<Vec<String>, usize> {
 /// the strict bound was blocked by a nogood that left out its level-0 literals, which the bound
 /// had implied, and the nogood outlived the bound. On every engine, as source and as aspif,
 /// the optimal models and the optimum are clingo 5.8's (`--eq=0`, its text output).
+/// (`tests/cli/optn-minimality-2.lp`: the same fault, found by the mode matrix.)
 #[test]
 fn opt_n_keeps_every_optimal_model_after_failed_minimality_checks() {
-    let lp = fixture("optn-minimality.lp");
-    let aspif = std::env::temp_dir().join(format!("yasmin-optn-{}.aspif", std::process::id()));
+    // The program of the issue, and one the mode matrix found on the binary before the fix.
+    for name in ["optn-minimality.lp", "optn-minimality-2.lp"] {
+        opt_n_on_every_engine_as_clingo(&fixture(name));
+    }
+}
+
+fn opt_n_on_every_engine_as_clingo(lp: &str) {
+    let lp = lp.to_owned();
+    let stem = std::path::Path::new(&lp).file_stem().unwrap().to_string_lossy().into_owned();
+    let aspif = std::env::temp_dir().join(format!("yasmin-{stem}-{}.aspif", std::process::id()));
     std::fs::write(&aspif, gringo(&std::fs::read_to_string(&lp).unwrap(), &[])).unwrap();
     let aspif = aspif.display().to_string();
     let want = std::process::Command::new("python3")

@@ -41,6 +41,9 @@ pub struct Stats {
     /// Many-searches device engine: how many searches ran at once, and their portfolio rows.
     pub gpu_searches: u64,
     pub gpu_portfolio: String,
+    /// Many-searches device engine: the conflicts of the search that made the most (how deep
+    /// the deepest search got).
+    pub gpu_deepest: u64,
     /// Many-searches device engine: learned nogoods written to the sharing ring, and taken
     /// from it by other searches.
     pub shared_out: u64,

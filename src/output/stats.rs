@@ -155,6 +155,7 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
             each(s.decisions),
             each(s.conflicts)
         )?;
+        writeln!(o, "{c}{:<w$}: {} conflicts", "  Deepest", s.gpu_deepest)?;
         writeln!(
             o,
             "{c}{:<w$}: {} shared, {} imported",

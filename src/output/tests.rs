@@ -92,6 +92,7 @@ fn stats() -> Stats {
         kernel_image: "cached",
         device_setup_time: Duration::from_millis(250),
         gpu_searches: 4,
+        gpu_deepest: 1234,
         gpu_portfolio: "asp-luby100×2, asp-luby256-occ×2".into(),
         shared_out: 30,
         shared_in: 90,

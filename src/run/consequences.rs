@@ -5,6 +5,11 @@
 //! Each model is checked, printed as the consequences so far (clingo prints the set, not the
 //! model) with clasp's estimate `Consequences: [lower;upper]`.
 //!
+//! With `#project` directives (and not `--project=show`) the consequences are clingo's over the
+//! projection: only the shown symbols whose condition's atoms are all projection atoms count
+//! (clingo 5.8 with `--eq=0`; its equivalence preprocessing also lets through symbols whose
+//! atom it found equal to a projection atom).
+//!
 //! Invariant: when the engine reports `Exhausted`, the set printed last is exactly the brave
 //! (cautious) consequences: every answer set was either found or satisfies the refinement
 //! nogoods, which only exclude answer sets that cannot change the set. A symbol whose
@@ -22,12 +27,14 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Compute the brave (`brave`) or cautious consequences of `engine`'s answer sets, with at
-/// most `max_models` models (0: until exhausted).
+/// most `max_models` models (0: until exhausted), over the shown symbols, or over those whose
+/// condition's atoms are all in `projection` when there is one.
 #[allow(clippy::too_many_arguments)]
 pub fn consequences<W: Write>(
     engine: &mut dyn Engine,
     checker: Option<&Checker>,
     shown: &ShownTable,
+    projection: Option<&[u32]>,
     brave: bool,
     max_models: u64,
     limits: &Limits,
@@ -36,7 +43,16 @@ pub fn consequences<W: Write>(
 ) -> anyhow::Result<Found> {
     let solve_start = Instant::now();
     let mut found = Found::new(Outcome::Enough, solve_start);
-    let entries = shown.entries();
+    let projected = |cond: &[i32]| {
+        projection.is_none_or(|p| cond.iter().all(|l| p.contains(&l.unsigned_abs())))
+    };
+    let entries: Vec<(String, Vec<i32>)> = shown
+        .entries()
+        .iter()
+        .filter(|(_, cond)| projected(cond))
+        .cloned()
+        .collect();
+    let entries = entries.as_slice();
     // In the brave (cautious) set so far; the cautious set starts as the first model.
     let mut cur = vec![false; entries.len()];
     let mut refine = true;

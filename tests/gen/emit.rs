@@ -21,7 +21,7 @@ use std::process::exit;
 fn usage(msg: &str) -> ! {
     eprintln!("gen_program: {msg}");
     eprintln!(
-        "usage: gen_program --kind tight|nontight|choice|aggregate|disjunctive|optimize --seed S"
+        "usage: gen_program --kind tight|nontight|choice|aggregate|disjunctive|optimize|mixed --seed S"
     );
     eprintln!("       gen_program --out DIR --count N [--seed BASE] [--kinds K1,K2,...]");
     exit(2);

@@ -55,6 +55,11 @@ pub enum Kind {
     /// several priorities, negative and zero weights, tuples repeated across elements. Not in
     /// [`Kind::ALL`] (the device corpus, which cannot optimise yet, is made of those).
     Optimize,
+    /// A disjunctive program and one or two of the other kinds over the same atoms (so their
+    /// rules interact: choices feeding disjunctions, sums on loops), with an objective on three
+    /// in four.
+    /// Not in [`Kind::ALL`] (the mode matrix, `scripts/lib/matrix.py`, draws it).
+    Mixed,
 }
 
 impl Kind {
@@ -74,13 +79,14 @@ impl Kind {
             Kind::Aggregate => "aggregate",
             Kind::Disjunctive => "disjunctive",
             Kind::Optimize => "optimize",
+            Kind::Mixed => "mixed",
         }
     }
 
     pub fn from_name(s: &str) -> Option<Kind> {
         Kind::ALL
             .into_iter()
-            .chain([Kind::Optimize])
+            .chain([Kind::Optimize, Kind::Mixed])
             .find(|k| k.name() == s)
     }
 }
@@ -112,6 +118,7 @@ pub fn generate(kind: Kind, seed: u64) -> String {
         Kind::Aggregate => g.aggregate(),
         Kind::Disjunctive => g.disjunctive(),
         Kind::Optimize => g.optimize(),
+        Kind::Mixed => g.mixed(),
     }
     g.out
 }
@@ -359,12 +366,42 @@ impl Gen {
     /// A program of another kind (disjunctive ones with head cycles among them) with 1..=3
     /// optimisation statements over up to three priorities.
     fn optimize(&mut self) {
-        match self.rng.range(0, 3) {
+        // Disjunctive programs (head cycles among them) two times in five: an objective over a
+        // component whose candidates are checked for minimality is where optN lost a model
+        // (issue 48).
+        match self.rng.range(0, 4) {
             0 => self.choice(),
             1 => self.nontight(),
             2 => self.aggregate(),
             _ => self.disjunctive(),
         }
+        self.objective();
+    }
+
+    /// A disjunctive program, then one or two of any kind over atoms `a1..an` (the largest `n`
+    /// of them), then an objective on three programs in four.
+    fn mixed(&mut self) {
+        self.disjunctive();
+        let mut n = self.n;
+        for _ in 0..self.rng.range(1, 2) {
+            match self.rng.range(0, 4) {
+                0 => self.tight(),
+                1 => self.nontight(),
+                2 => self.choice(),
+                3 => self.aggregate(),
+                _ => self.disjunctive(),
+            }
+            n = n.max(self.n);
+        }
+        self.n = n;
+        if self.rng.chance(75) {
+            self.objective();
+        }
+    }
+
+    /// 1..=3 optimisation statements over up to three priorities: negative and zero weights,
+    /// tuples repeated across elements, `#maximize` among them.
+    fn objective(&mut self) {
         let levels = self.rng.range(1, 3);
         for _ in 0..self.rng.range(1, 3) {
             let f = if self.rng.chance(25) {

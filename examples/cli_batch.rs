@@ -1,0 +1,57 @@
+//! Many command lines through the CLI's own pipeline in one process: each job is parsed by
+//! [`Config::from_args`] and run by [`yasmin_rs::run::run_to`] (what `yasmin-rs ARGS` runs),
+//! its standard output written to a file of its own and its exit code beside it.
+//!
+//! Why: on the GPU machine a process per run spends ~0.45 s starting CUDA, so the mode matrix
+//! (`scripts/lib/matrix.py`: thousands of programs × every mode) would not fit a device call;
+//! here the CUDA context is made once and each run only loads the cached kernel image.
+//!
+//! Invariant: a job's `OUT.rc` holds the exit code `yasmin-rs ARGS` would end with (an error:
+//! its [`Failure`] code, or 70 for an internal one, the message on standard error), and `OUT`
+//! what it would print on standard output.
+//!
+//! Usage: cli_batch JOBS — each line of the file JOBS is `OUT<TAB>ARG<TAB>ARG...`.
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+use yasmin_rs::config::Config;
+use yasmin_rs::run::{exit, run_to, Failure};
+
+fn main() {
+    let Some(jobs) = std::env::args().nth(1) else {
+        eprintln!("usage: cli_batch JOBS (lines OUT<TAB>ARG<TAB>ARG...)");
+        std::process::exit(2);
+    };
+    let text = std::fs::read_to_string(&jobs).unwrap_or_else(|e| {
+        eprintln!("cli_batch: cannot read {jobs}: {e}");
+        std::process::exit(2);
+    });
+    for line in text.lines().filter(|l| !l.is_empty()) {
+        let mut fields = line.split('\t');
+        let out_path = fields.next().expect("a line has its output file first");
+        let args: Vec<String> = std::iter::once("yasmin-rs".to_owned())
+            .chain(fields.map(str::to_owned))
+            .collect();
+        let config = Config::from_args(args.iter().map(std::ffi::OsString::from));
+        let out = std::fs::File::create(out_path)
+            .unwrap_or_else(|e| panic!("cannot write {out_path}: {e}"));
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let code = match run_to(&config, interrupt, Instant::now(), out) {
+            Ok(code) => code,
+            Err(e) => match e.downcast_ref::<Failure>() {
+                Some(f) => {
+                    eprintln!("{out_path}: *** ERROR: (yasmin-rs): {}", f.message);
+                    f.code
+                }
+                None => {
+                    eprintln!("{out_path}: *** ERROR: (yasmin-rs): {e:#}");
+                    exit::INTERNAL
+                }
+            },
+        };
+        let mut rc = std::fs::File::create(format!("{out_path}.rc")).expect("the .rc file");
+        writeln!(rc, "{code}").expect("the .rc file");
+    }
+}
