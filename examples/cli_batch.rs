@@ -10,7 +10,8 @@
 //! its [`Failure`] code, or 70 for an internal one, the message on standard error), and `OUT`
 //! what it would print on standard output.
 //!
-//! Usage: cli_batch JOBS — each line of the file JOBS is `OUT<TAB>ARG<TAB>ARG...`.
+//! Usage: cli_batch JOBS — each line of the file JOBS is `OUT<TAB>ARG<TAB>ARG...`; a line
+//! `OUT<TAB>CODE<TAB>SECONDS` per job on standard output.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -38,7 +39,8 @@ fn main() {
         let out = std::fs::File::create(out_path)
             .unwrap_or_else(|e| panic!("cannot write {out_path}: {e}"));
         let interrupt = Arc::new(AtomicBool::new(false));
-        let code = match run_to(&config, interrupt, Instant::now(), out) {
+        let start = Instant::now();
+        let code = match run_to(&config, interrupt, start, out) {
             Ok(code) => code,
             Err(e) => match e.downcast_ref::<Failure>() {
                 Some(f) => {
@@ -53,5 +55,7 @@ fn main() {
         };
         let mut rc = std::fs::File::create(format!("{out_path}.rc")).expect("the .rc file");
         writeln!(rc, "{code}").expect("the .rc file");
+        // What each run took, on standard output (the GPU machine's throughput).
+        println!("{out_path}\t{code}\t{:.3}", start.elapsed().as_secs_f64());
     }
 }

@@ -300,15 +300,15 @@ def engine_args(engine, pid):
     return args
 
 
-def jobs_of(d, pids, engines):
+def jobs_of(d, pids, engines, time_limit=60):
     jobs = []
     for pid in pids:
         info = json.load(open(os.path.join(d, pid + ".json")))
         for mode, w in info["want"].items():
             for engine in engines:
                 aspif = os.path.join(d, "%s.%s.aspif" % (pid, file_of(mode)))
-                args = [aspif] + w["args"] + engine_args(engine, pid) + ["--stats",
-                                                                          "--time-limit", "60"]
+                args = [aspif] + w["args"] + engine_args(engine, pid) + [
+                    "--stats", "--time-limit", str(time_limit)]
                 jobs.append((pid, mode, engine, args))
     return jobs
 
@@ -325,7 +325,7 @@ def run_process(binary, engine, args, timeout):
         return "", None, "killed after %s s" % timeout
 
 
-def run_batch(batch, jobs, work, nproc):
+def run_batch(batch, jobs, work, nproc, log_path=None):
     """Run `jobs` through examples/cli_batch in `nproc` processes; {index: (out, rc, err)}."""
     out_dir = tempfile.mkdtemp(dir=work)
     shards = [jobs[k::nproc] for k in range(nproc)]
@@ -337,7 +337,8 @@ def run_batch(batch, jobs, work, nproc):
                 assert engine != "auto-emu", "cli_batch runs no emulated GPU"
                 f.write("\t".join([os.path.join(out_dir, "%d.out" % idx)] + args) + "\n")
         err = open(os.path.join(out_dir, "err%d.txt" % k), "w")
-        procs.append(subprocess.Popen([batch, jf], stderr=err))
+        times = open(log_path, "a") if log_path else subprocess.DEVNULL
+        procs.append(subprocess.Popen([batch, jf], stdout=times, stderr=err))
     for p in procs:
         p.wait()
     res = {}
@@ -353,12 +354,13 @@ def run_batch(batch, jobs, work, nproc):
     return res
 
 
-def check_dir(d, pids, engines, binary, batch, jobs_n, work, log=print):
-    jobs = jobs_of(d, pids, engines)
+def check_dir(d, pids, engines, binary, batch, jobs_n, work, log=print, batch_log=None,
+              time_limit=60):
+    jobs = jobs_of(d, pids, engines, time_limit)
     indexed = list(enumerate(jobs))
     start = time.time()
     if batch:
-        results = run_batch(batch, indexed, work, jobs_n)
+        results = run_batch(batch, indexed, work, jobs_n, batch_log)
     else:
         with concurrent.futures.ThreadPoolExecutor(jobs_n) as ex:
             futs = {ex.submit(run_process, binary, j[2], j[3], 90): i for i, j in indexed}
@@ -469,7 +471,7 @@ def cmd_check(args):
     work = tempfile.mkdtemp(prefix="yasmin-matrix-")
     try:
         bad = check_dir(args.dir, pids, args.engines.split(","), args.bin, args.batch,
-                        args.jobs, work)
+                        args.jobs, work, batch_log=args.batch_log, time_limit=args.time_limit)
         return 1 if bad else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -503,6 +505,8 @@ def add_parser(sub):
     c.add_argument("--bin", default=default_bin())
     c.add_argument("--batch", help="examples/cli_batch's binary: every run in a few processes")
     c.add_argument("--jobs", type=int, default=common["jobs"])
+    c.add_argument("--batch-log", help="append cli_batch's line per run (code, seconds) here")
+    c.add_argument("--time-limit", type=int, default=60, help="each run's --time-limit")
     c.add_argument("--offset", type=int, default=0, help="skip the first programs")
     c.add_argument("--limit", type=int, default=0, help="at most this many programs")
     c.set_defaults(func=cmd_check)
