@@ -221,8 +221,8 @@ pub struct Config {
     /// `brave` / `cautious` compute the brave (in some answer set) or cautious (in every
     /// answer set) consequences among the shown atoms, printing the estimate after each model
     /// found [with brave or cautious `-n` defaults to 0].
-    #[arg(long = "enum-mode", value_enum, value_name = "MODE", default_value_t = EnumMode::Auto,
-          help_heading = SOLVING)]
+    #[arg(short = 'e', long = "enum-mode", value_enum, value_name = "MODE",
+          default_value_t = EnumMode::Auto, help_heading = SOLVING)]
     pub enum_mode: EnumMode,
 
     /// Projective enumeration (clingo's): models that agree on the projection atoms are one,
@@ -372,6 +372,13 @@ impl Config {
         self.opt_mode.kind == OptKind::Opt && self.projection().is_none()
     }
 
+    /// Whether notes on how the run is made (`*** Info` lines: which engine runs and why) go to
+    /// standard error: at the default verbosity with clingo's text output and every model
+    /// printed; clingo is silent under `-V0`, `-q` and `--outf=1|2`, and so is this.
+    pub fn notes(&self) -> bool {
+        self.verbose >= 1 && self.outf == 0 && self.quiet == Quiet::default()
+    }
+
     /// Parse `args` (the program name first), exiting with clap's message on an error.
     pub fn from_args(args: impl IntoIterator<Item = OsString>) -> Config {
         Config::parse_from(clingo_shorts(args))
@@ -383,27 +390,64 @@ impl Config {
     }
 }
 
-/// clingo's short options with an attached level (`-q1`, `-q0,1`, `-V0`) as clap reads an
-/// optional value (`-q=1`): clap takes a short option's optional value only after `=`, so
-/// that `-q file.lp` does not read the file name as a level.
+/// clingo's ways of writing options that clap reads otherwise: short options with an attached
+/// level (`-q1`, `-q0,1`, `-V0`) as clap reads an optional value (`-q=1`; clap takes a short
+/// option's optional value only after `=`, so that `-q file.lp` does not read the file name as
+/// a level); the model count as a number among the files (`clingo prog.lp 0`, clingo's
+/// `clingo [number] [options] [files]`) as `--models`; an option and its value in one argument
+/// (`'-n 0'`) as two. A value after an option that takes one (`-n 0`, `-c n=8`) is left as it
+/// is, and so is everything after `--`.
 fn clingo_shorts(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
-    let mut options = true;
-    args.into_iter()
-        .map(|a| {
-            let Some(s) = a.to_str().filter(|_| options) else {
-                return a;
-            };
-            if s == "--" {
-                options = false;
-            }
-            let attached = |flag: &str| {
-                s.strip_prefix(flag)
-                    .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
-                    .map(|rest| OsString::from(format!("{flag}={rest}")))
-            };
-            attached("-q").or_else(|| attached("-V")).unwrap_or(a)
+    use clap::CommandFactory;
+    let cmd = Config::command();
+    // `-x` / `--long` of an option whose value may be the next argument.
+    let takes_value = |flag: &str| {
+        let (short, long) = match flag.strip_prefix("--") {
+            Some(l) => (None, Some(l)),
+            None => (flag.strip_prefix('-').filter(|c| c.chars().count() == 1), None),
+        };
+        cmd.get_arguments().any(|a| {
+            let needs = a.get_action().takes_values()
+                && a.get_num_args().is_none_or(|n| n.min_values() > 0);
+            let named = short.is_some_and(|c| a.get_short().map(String::from).as_deref() == Some(c))
+                || long.is_some_and(|l| a.get_long() == Some(l));
+            needs && named
         })
-        .collect()
+    };
+    let mut options = true;
+    let mut value_next = false;
+    let mut out = Vec::new();
+    for (i, a) in args.into_iter().enumerate() {
+        let Some(s) = a.to_str().filter(|_| options && i > 0 && !value_next) else {
+            value_next = false;
+            out.push(a);
+            continue;
+        };
+        if s == "--" {
+            options = false;
+            out.push(a);
+            continue;
+        }
+        // `'-n 0'` as one argument (a script's quoting): the option and its value.
+        if let Some((flag, value)) = s.split_once(' ').filter(|(f, _)| takes_value(f)) {
+            out.push(flag.into());
+            out.push(value.trim().into());
+            continue;
+        }
+        // clingo's `clingo [number] [options] [files]`: a number among the files is `-n`.
+        if !s.starts_with('-') && !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            out.push(format!("--models={s}").into());
+            continue;
+        }
+        value_next = takes_value(s);
+        let attached = |flag: &str| {
+            s.strip_prefix(flag)
+                .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+                .map(|rest| OsString::from(format!("{flag}={rest}")))
+        };
+        out.push(attached("-q").or_else(|| attached("-V")).unwrap_or(a));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -417,6 +461,30 @@ mod tests {
                 .map(OsString::from),
         )
         .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn clingos_model_count_and_option_spellings_parse() {
+        let models = |args: &str| parse(args).unwrap().models;
+        // The number among the files (`clingo [number] [options] [files]`), before or after.
+        assert_eq!(models("p.lp 0"), Some(0));
+        assert_eq!(models("3 p.lp"), Some(3));
+        assert_eq!(models("p.lp"), None);
+        // A number that is an option's value stays its value.
+        assert_eq!(models("p.lp --seed 5"), None);
+        assert_eq!(parse("p.lp --seed 5").unwrap().seed, 5);
+        assert_eq!(models("p.lp -t 2 0"), Some(0));
+        assert_eq!(parse("p.lp -t 2 0").unwrap().files.len(), 1);
+        // After `--` everything is a file.
+        assert_eq!(parse("-- 0").unwrap().files, vec![PathBuf::from("0")]);
+        // `'-n 0'` in one argument.
+        let one = Config::try_from_args(["yasmin-rs", "p.lp", "-n 0"].map(OsString::from));
+        assert_eq!(one.unwrap().models, Some(0));
+        // `-e` and clingo's enumeration names.
+        let e = |args: &str| parse(args).unwrap().enum_mode;
+        assert_eq!(e("-e cautious"), EnumMode::Cautious);
+        assert_eq!(e("-e bt"), EnumMode::Auto);
+        assert_eq!(e("--enum-mode=domRec"), EnumMode::Record);
     }
 
     #[test]

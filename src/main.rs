@@ -70,15 +70,24 @@ fn out_of_memory(bytes: usize) -> ! {
     std::process::exit(exit::MEMORY)
 }
 
+/// Signals this soon after the first one are taken as part of it (see `main`).
+const SIGNAL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
 fn main() {
     let start = Instant::now();
     let config = Config::from_args(std::env::args_os());
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
-    // The first Ctrl-C asks the search to stop and print what it found; a second one, while the
-    // first is still being honoured, exits at once.
+    // Ctrl-C, SIGTERM (what `timeout`, runsolver and schedulers send) and SIGHUP ask the search
+    // to stop and print what it found, the result and the summary, as clingo does. Signals in
+    // the first seconds after the first are part of that stop (a wrapper such as `timeout -s
+    // INT` may deliver two at once); one later, while the stop is still being honoured, exits
+    // at once.
+    let first = std::sync::OnceLock::new();
     let handler = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
+        if !flag.swap(true, Ordering::SeqCst) {
+            let _ = first.set(Instant::now());
+        } else if first.get().is_some_and(|t: &Instant| t.elapsed() >= SIGNAL_GRACE) {
             // No flush: the run may hold standard output's lock. The printer flushes after
             // every model, so nothing found is lost.
             leave(130, false);

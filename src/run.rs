@@ -142,7 +142,9 @@ pub fn run_to<W: Write>(
             Ok(_) if host_only => {}
             Ok(_) => crate::engine::gpu::device::warm_kernel(),
             Err(why) if plan.kind == EngineKind::Auto => {
-                eprintln!("*** Info : (yasmin-rs): using the CPU engine: {why}");
+                if config.notes() {
+                    eprintln!("*** Info : (yasmin-rs): using the host engine: {why}");
+                }
                 plan.kind = EngineKind::Cpu;
             }
             Err(_) => {} // --engine=gpu: the engine's build reports it

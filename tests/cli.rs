@@ -291,28 +291,48 @@ fn time_limit_stops_with_unknown() {
     );
 }
 
+/// Ctrl-C, SIGTERM (what `timeout`, runsolver and schedulers send), SIGHUP, and two SIGINTs at
+/// once (a wrapper's `timeout -s INT`) all end the run as clingo's Ctrl-C does: the models found,
+/// the result, `INTERRUPTED`, the summary; with `--outf=2` a whole JSON document.
 #[test]
 fn ctrl_c_prints_what_was_found() {
     // -n 0 on a satisfiable but huge enumeration: interrupted after some models.
     let big = gringo("{a(1..40)}. #show a/1.", &[]);
     let file = tmp_file("big.aspif", &big);
-    let child = Command::new(BIN)
-        .args([file.to_str().unwrap(), "-n", "0", "-q", "--engine=cpu"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(result_line(&stdout), "SATISFIABLE", "{stdout}");
-    assert!(stdout.contains("INTERRUPTED  : 1\n"), "{stdout}");
-    assert_eq!(out.status.code(), Some(11), "{stdout}");
+    for (signals, outf) in [
+        (&["-INT"][..], "0"),
+        (&["-TERM"][..], "0"),
+        (&["-HUP"][..], "0"),
+        (&["-INT", "-INT"][..], "0"),
+        (&["-TERM"][..], "2"),
+    ] {
+        let child = Command::new(BIN)
+            .args([file.to_str().unwrap(), "-n", "0", "-q", "--engine=cpu"])
+            .arg(format!("--outf={outf}"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        for signal in signals {
+            let killed = Command::new("kill")
+                .args([*signal, &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(killed.success());
+        }
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(11), "{signals:?}: {stdout}");
+        if outf == "2" {
+            assert!(stdout.trim_end().ends_with('}'), "{signals:?}: {stdout}");
+            assert!(stdout.contains("\"Result\": \"SATISFIABLE\""), "{stdout}");
+        } else {
+            assert_eq!(result_line(&stdout), "SATISFIABLE", "{signals:?}: {stdout}");
+            assert!(stdout.contains("INTERRUPTED  : 1\n"), "{signals:?}: {stdout}");
+            assert!(stdout.contains("\nModels       : "), "{signals:?}: {stdout}");
+        }
+    }
 }
 
 #[test]

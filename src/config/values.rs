@@ -215,8 +215,8 @@ pub fn constant(s: &str) -> Result<(String, String), String> {
 }
 
 values!(EnumMode {
-    Auto => "auto", "blocking nogoods (as record)";
-    Record => "record", "blocking nogoods, one per model";
+    Auto => "auto" | "bt", "blocking nogoods (as record; clingo's bt: the same models)";
+    Record => "record" | "domRec", "blocking nogoods, one per model (clingo's domRec: the same models)";
     Brave => "brave", "the brave consequences: shown atoms true in some answer set";
     Cautious => "cautious", "the cautious consequences: shown atoms true in every answer set";
 });

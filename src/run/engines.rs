@@ -158,8 +158,8 @@ pub(super) fn make_engine(
             Ok(Box::new(race))
         }
         EngineKind::Cpu | EngineKind::Auto if optimising && threads > 1 => {
-            if plan.kind == EngineKind::Auto {
-                eprintln!("*** Info : (yasmin-rs): using the CPU engine: {AUTO_OPT}");
+            if plan.kind == EngineKind::Auto && config.notes() {
+                eprintln!("*** Info : (yasmin-rs): using the host engine: {AUTO_OPT}");
             }
             opt_race(ground, completion)
         }
@@ -171,17 +171,21 @@ pub(super) fn make_engine(
         }
         EngineKind::Cpu => Ok(cpu(&ground, &completion)),
         EngineKind::Auto if optimising => {
-            eprintln!("*** Info : (yasmin-rs): using the CPU engine: {AUTO_OPT}");
+            if config.notes() {
+                eprintln!("*** Info : (yasmin-rs): using the host engine: {AUTO_OPT}");
+            }
             Ok(cpu(&ground, &completion))
         }
         EngineKind::Emu => many(Backend::Emulated).map_err(engine_failure),
         EngineKind::Gpu => on_gpu(),
         EngineKind::Auto if single => {
-            eprintln!(
-                "*** Info : (yasmin-rs): using the CPU engine on one thread: it takes nogoods as \
-                 it goes (--project, consequences, or the minimality check of a disjunctive \
-                 program with a head cycle)"
-            );
+            if config.notes() {
+                eprintln!(
+                    "*** Info : (yasmin-rs): using the host engine on one thread: it takes \
+                     nogoods as it goes (--project, consequences, or the minimality check of a \
+                     disjunctive program with a head cycle)"
+                );
+            }
             Ok(cpu(&ground, &completion))
         }
         EngineKind::Auto => {

@@ -13,7 +13,7 @@ use crate::nogoods::Completion;
 /// The threads wanted before the program is known; `gpus`: the GPUs `auto` searches on.
 pub fn wanted(config: &Config, kind: EngineKind, gpus: u32) -> usize {
     if takes_nogoods(config) {
-        if config.threads.is_some_and(|n| n > 1) {
+        if config.threads.is_some_and(|n| n > 1) && config.notes() {
             eprintln!(
                 "*** Info : (yasmin-rs): --project and --enum-mode=brave|cautious run one CPU \
                  thread (-t ignored)"
@@ -49,7 +49,7 @@ pub fn count(
     completion: &Completion,
 ) -> usize {
     if optimising && !parallel_optimisation(config) {
-        if config.threads.is_some_and(|n| n > 1) {
+        if config.threads.is_some_and(|n| n > 1) && config.notes() {
             eprintln!("*** Info : (yasmin-rs): --opt-mode=enum runs one CPU thread (-t ignored)");
         }
         return 1;
