@@ -404,12 +404,16 @@ fn clingo_shorts(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
     let takes_value = |flag: &str| {
         let (short, long) = match flag.strip_prefix("--") {
             Some(l) => (None, Some(l)),
-            None => (flag.strip_prefix('-').filter(|c| c.chars().count() == 1), None),
+            None => (
+                flag.strip_prefix('-').filter(|c| c.chars().count() == 1),
+                None,
+            ),
         };
         cmd.get_arguments().any(|a| {
             let needs = a.get_action().takes_values()
                 && a.get_num_args().is_none_or(|n| n.min_values() > 0);
-            let named = short.is_some_and(|c| a.get_short().map(String::from).as_deref() == Some(c))
+            let named = short
+                .is_some_and(|c| a.get_short().map(String::from).as_deref() == Some(c))
                 || long.is_some_and(|l| a.get_long() == Some(l));
             needs && named
         })

@@ -87,7 +87,10 @@ fn main() {
     let handler = ctrlc::set_handler(move || {
         if !flag.swap(true, Ordering::SeqCst) {
             let _ = first.set(Instant::now());
-        } else if first.get().is_some_and(|t: &Instant| t.elapsed() >= SIGNAL_GRACE) {
+        } else if first
+            .get()
+            .is_some_and(|t: &Instant| t.elapsed() >= SIGNAL_GRACE)
+        {
             // No flush: the run may hold standard output's lock. The printer flushes after
             // every model, so nothing found is lost.
             leave(130, false);

@@ -329,8 +329,14 @@ fn ctrl_c_prints_what_was_found() {
             assert!(stdout.contains("\"Result\": \"SATISFIABLE\""), "{stdout}");
         } else {
             assert_eq!(result_line(&stdout), "SATISFIABLE", "{signals:?}: {stdout}");
-            assert!(stdout.contains("INTERRUPTED  : 1\n"), "{signals:?}: {stdout}");
-            assert!(stdout.contains("\nModels       : "), "{signals:?}: {stdout}");
+            assert!(
+                stdout.contains("INTERRUPTED  : 1\n"),
+                "{signals:?}: {stdout}"
+            );
+            assert!(
+                stdout.contains("\nModels       : "),
+                "{signals:?}: {stdout}"
+            );
         }
     }
 }

@@ -36,7 +36,8 @@ fn matrix(seed: u64, count: u64) {
         out.status.code()
     );
     assert!(
-        stdout.contains(&format!("mode matrix: {count} programs,")) && stdout.contains(" 0 mismatches"),
+        stdout.contains(&format!("mode matrix: {count} programs,"))
+            && stdout.contains(" 0 mismatches"),
         "no summary of {count} programs:\n{stdout}\n{stderr}"
     );
 }
@@ -53,7 +54,13 @@ fn mode_matrix_from_a_fixed_seed() {
 #[test]
 fn mode_matrix_from_a_fresh_seed() {
     let seed = std::env::var("YASMIN_MATRIX_SEED").map_or_else(
-        |_| SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() % 1_000_000_007,
+        |_| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap()
+                .as_secs()
+                % 1_000_000_007
+        },
         |v| v.parse().expect("a number"),
     );
     eprintln!("mode matrix: fresh seed {seed} (YASMIN_MATRIX_SEED={seed} reproduces it)");

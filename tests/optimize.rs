@@ -306,7 +306,10 @@ fn optimal_models(stdout: &str) -> BTreeMap<Vec<String>, usize> {
     while let Some(l) = lines.next() {
         if l.starts_with("Answer:") {
             let atoms = common::sorted_atoms(lines.next());
-            if lines.next_if(|c| c.strip_prefix("Optimization: ") == Some(&optimum)).is_some() {
+            if lines
+                .next_if(|c| c.strip_prefix("Optimization: ") == Some(&optimum))
+                .is_some()
+            {
                 sets.insert(atoms, 1);
             }
         }
@@ -330,7 +333,11 @@ fn opt_n_keeps_every_optimal_model_after_failed_minimality_checks() {
 
 fn opt_n_on_every_engine_as_clingo(lp: &str) {
     let lp = lp.to_owned();
-    let stem = std::path::Path::new(&lp).file_stem().unwrap().to_string_lossy().into_owned();
+    let stem = std::path::Path::new(&lp)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     let aspif = std::env::temp_dir().join(format!("yasmin-{stem}-{}.aspif", std::process::id()));
     std::fs::write(&aspif, gringo(&std::fs::read_to_string(&lp).unwrap(), &[])).unwrap();
     let aspif = aspif.display().to_string();
@@ -355,7 +362,12 @@ fn opt_n_on_every_engine_as_clingo(lp: &str) {
             let r = yasmin(&args, None);
             assert_eq!(r.code, Some(30), "{args:?}\n{}\n{}", r.stdout, r.stderr);
             assert_eq!(result_line(&r.stdout), "OPTIMUM FOUND", "{args:?}");
-            assert_eq!(optimal_models(&r.stdout), want_sets, "{args:?}\n{}", r.stdout);
+            assert_eq!(
+                optimal_models(&r.stdout),
+                want_sets,
+                "{args:?}\n{}",
+                r.stdout
+            );
             let n = format!("  Optimal    : {}\n", want_sets.len());
             assert!(r.stdout.contains(&n), "{args:?}\n{}", r.stdout);
         }

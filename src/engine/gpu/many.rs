@@ -508,7 +508,11 @@ impl ManyEngine {
         let s = &mut self.stats;
         s.decisions = sum(c::DECISIONS);
         s.conflicts = sum(c::CONFLICTS);
-        s.gpu_deepest = ctr.chunks(C_WORDS).map(|w| w[c::CONFLICTS]).max().unwrap_or(0);
+        s.gpu_deepest = ctr
+            .chunks(C_WORDS)
+            .map(|w| w[c::CONFLICTS])
+            .max()
+            .unwrap_or(0);
         s.propagations = sum(c::PROPS);
         s.learned = sum(c::LEARNED);
         s.learned_lits = sum(c::LEARNED_LITS);
