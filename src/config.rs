@@ -379,14 +379,39 @@ impl Config {
         self.verbose >= 1 && self.outf == 0 && self.quiet == Quiet::default()
     }
 
-    /// Parse `args` (the program name first), exiting with clap's message on an error.
+    /// Parse `args` (the program name first). `--help` and `--version` print and exit 0; a bad
+    /// option or value exits 1 with clingo's two lines (`*** ERROR: (yasmin-rs): …`, then
+    /// `*** Info : (yasmin-rs): Try '--help' for usage information`), as clingo does.
     pub fn from_args(args: impl IntoIterator<Item = OsString>) -> Config {
-        Config::parse_from(clingo_shorts(args))
+        use clap::error::ErrorKind;
+        match Config::try_from_args(args) {
+            Ok(c) => c,
+            Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+                e.exit()
+            }
+            Err(e) => {
+                eprintln!("*** ERROR: (yasmin-rs): {}", error_text(&e));
+                eprintln!("*** Info : (yasmin-rs): Try '--help' for usage information");
+                std::process::exit(1)
+            }
+        }
     }
 
     /// As [`Config::from_args`], returning clap's error.
     pub fn try_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Config, clap::Error> {
         Config::try_parse_from(clingo_shorts(args))
+    }
+}
+
+/// clap's message for `e` on one line: its first line without `error: `, and its tip.
+fn error_text(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("bad command line");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    match lines.find(|l| l.starts_with("tip:")) {
+        Some(tip) => format!("{first} ({tip})"),
+        None => first.to_string(),
     }
 }
 

@@ -259,7 +259,7 @@ fn eq_zero_is_the_completion_without_equivalences() {
     }
     assert_eq!(
         yasmin(&[&example("queens.aspif"), "--eq=-1"], None).code,
-        Some(2)
+        Some(1)
     );
 }
 

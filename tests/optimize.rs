@@ -289,7 +289,7 @@ fn usc_refuses_other_modes() {
     let r = run(&["--opt-strategy=usc,oll"]);
     assert_eq!(r.code, Some(30), "{}", r.stderr);
     let r = run(&["--opt-strategy=usc,k"]);
-    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert!(r.stderr.contains("usc,oll"), "{}", r.stderr);
 }
 
