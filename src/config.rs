@@ -9,6 +9,7 @@
 //! `--sums=all-native`) parse but are hidden from `--help`;
 //! `tests/cli_help.rs` keeps `--help` and README.md's option table in agreement.
 
+mod clasp;
 mod values;
 
 use clap::Parser;
@@ -285,6 +286,11 @@ pub struct Config {
     #[arg(long, value_name = "N", default_value_t = 3, help_heading = SOLVING)]
     pub eq: u32,
 
+    /// clasp's options given that change only the search and have no counterpart here, with
+    /// what was done with each (`config/clasp.rs`; said once each in a `*** Warn` line).
+    #[arg(skip)]
+    pub search_notes: Vec<String>,
+
     /// Threads of the host engine (clingo's `--parallel-mode`; `compete`, the only mode: each
     /// thread searches with a configuration of its own, sharing short learned nogoods, and
     /// optimises under the best bound any found) [default: one per core; beside the GPU
@@ -399,7 +405,10 @@ impl Config {
 
     /// As [`Config::from_args`], returning clap's error.
     pub fn try_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Config, clap::Error> {
-        Config::try_parse_from(clingo_shorts(args))
+        let (args, notes) = clasp::rewrite(args.into_iter().collect());
+        let mut config = Config::try_parse_from(clingo_shorts(args))?;
+        config.search_notes = notes;
+        Ok(config)
     }
 }
 

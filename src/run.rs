@@ -86,6 +86,11 @@ pub fn run_to<W: Write>(
     start: Instant,
     out: W,
 ) -> anyhow::Result<i32> {
+    if config.verbose >= 1 {
+        for note in &config.search_notes {
+            eprintln!("*** Warn : (yasmin-rs): {note}");
+        }
+    }
     let source = input::choose(&config.files)?;
     if let Some(pre) = config.print_ground() {
         let program = input::read(&source, &config.ground_args())?;
