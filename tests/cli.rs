@@ -327,6 +327,7 @@ fn ctrl_c_prints_what_was_found() {
         if outf == "2" {
             assert!(stdout.trim_end().ends_with('}'), "{signals:?}: {stdout}");
             assert!(stdout.contains("\"Result\": \"SATISFIABLE\""), "{stdout}");
+            assert!(stdout.contains("\"INTERRUPTED\": 1,"), "{stdout}");
         } else {
             assert_eq!(result_line(&stdout), "SATISFIABLE", "{signals:?}: {stdout}");
             assert!(

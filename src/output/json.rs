@@ -65,6 +65,12 @@ pub(super) fn finish(o: &mut dyn Write, call: &Call, s: &Summary) -> io::Result<
     }
     writeln!(o, "      \"Stop\": {}\n    }}\n  ],", secs(call.stop))?;
     writeln!(o, "  \"Result\": \"{}\",", s.result())?;
+    // As clingo: how a run that stopped early stopped.
+    match s.outcome {
+        Outcome::TimeLimit => writeln!(o, "  \"TIME LIMIT\": 1,")?,
+        Outcome::Interrupted => writeln!(o, "  \"INTERRUPTED\": 1,")?,
+        _ => {}
+    }
     let more = if s.outcome == Outcome::Exhausted {
         "no"
     } else {
