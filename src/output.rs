@@ -224,6 +224,8 @@ pub struct Printer<W: Write> {
     /// Text: the last model, printed again at the end under `-q1`.
     last: Option<Held>,
     input: String,
+    /// The inputs by name (JSON's `Input` list; empty: `input` alone).
+    inputs: Vec<String>,
     version: String,
     /// When the process started (`None`: every time is printed as zero, for snapshots).
     start: Option<Instant>,
@@ -244,6 +246,7 @@ impl<W: Write> Printer<W> {
             held: Vec::new(),
             last: None,
             input: input.to_string(),
+            inputs: Vec::new(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             start: None,
             call_start: Duration::ZERO,
@@ -253,6 +256,12 @@ impl<W: Write> Printer<W> {
     /// Pin the version string (snapshot tests must not change with every release).
     pub fn with_version(mut self, version: &str) -> Self {
         self.version = version.to_string();
+        self
+    }
+
+    /// Name every input in JSON's `Input` list (several source files), as clingo does.
+    pub fn with_inputs(mut self, inputs: Vec<String>) -> Self {
+        self.inputs = inputs;
         self
     }
 
@@ -441,6 +450,7 @@ impl<W: Write> Printer<W> {
                     &json::Call {
                         solver: &self.version,
                         input: &self.input,
+                        inputs: &self.inputs,
                         start: self.call_start,
                         stop,
                         witnesses: &self.held,

@@ -163,6 +163,7 @@ pub fn run_to<W: Write>(
         &source.label(),
     )
     .with_start(start)
+    .with_inputs(source.names())
     .with_verbose(config.verbose);
     printer.header().map_err(output_failure)?;
 

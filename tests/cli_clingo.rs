@@ -507,3 +507,39 @@ fn auxiliary_atoms_of_shared_disjunctions_are_never_shown() {
         }
     }
 }
+
+/// JSON (`--outf=2`) names every input as clingo does (`Input`: a list, `-` as given) and says
+/// how an early stop came (`"TIME LIMIT": 1`): the same keys and values as clingo 5.8's.
+#[test]
+fn json_inputs_and_early_stops_are_clingos() {
+    let a = source("json-a.lp", CHOICE);
+    let b = source("json-b.lp", "c.");
+    let json = |r: &Run| -> serde_json::Value {
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
+    };
+    let ours = json(&yasmin(&[&a, &b, "-", "--outf=2"], Some(b"d.")));
+    let theirs = json(&clingo58(&[&a, &b, "-", "--outf=2"], b"d."));
+    assert_eq!(ours["Input"], theirs["Input"]);
+    assert_eq!(ours["Input"].as_array().map(Vec::len), Some(3));
+    // A search far too long for one second (pigeonhole, 13 pigeons in 12 holes).
+    let hard = source(
+        "json-hard.lp",
+        "p(1..13). h(1..12). 1 {in(P,H) : h(H)} 1 :- p(P). :- in(P,H), in(Q,H), P < Q.",
+    );
+    let ours = json(&yasmin(
+        &[
+            &hard,
+            "--outf=2",
+            "--time-limit=1",
+            "--engine=cpu",
+            "-t",
+            "1",
+        ],
+        None,
+    ));
+    let theirs = json(&clingo58(&[&hard, "--outf=2", "--time-limit=1"], b""));
+    for key in ["Result", "TIME LIMIT"] {
+        assert_eq!(ours[key], theirs[key], "{key}");
+    }
+    assert_eq!(ours["TIME LIMIT"], 1);
+}

@@ -13,6 +13,8 @@ pub(super) struct Call<'a> {
     /// The version after `yasmin-rs version`.
     pub solver: &'a str,
     pub input: &'a str,
+    /// Every input by name (empty: `input` alone).
+    pub inputs: &'a [String],
     /// Since the start of the process: when solving began and ended.
     pub start: Duration,
     pub stop: Duration,
@@ -28,7 +30,15 @@ pub(super) fn finish(o: &mut dyn Write, call: &Call, s: &Summary) -> io::Result<
     writeln!(o, "{{")?;
     let solver = json_str(&format!("yasmin-rs version {}", call.solver));
     writeln!(o, "  \"Solver\": {solver},")?;
-    writeln!(o, "  \"Input\": [\n    {}\n  ],", json_str(call.input))?;
+    let inputs = match call.inputs {
+        [] => json_str(call.input),
+        names => names
+            .iter()
+            .map(|n| json_str(n))
+            .collect::<Vec<_>>()
+            .join(","),
+    };
+    writeln!(o, "  \"Input\": [\n    {inputs}\n  ],")?;
     writeln!(o, "  \"Call\": [\n    {{")?;
     writeln!(o, "      \"Start\": {},", secs(call.start))?;
     if !call.witnesses.is_empty() {

@@ -29,6 +29,14 @@ pub enum Source {
 
 impl Source {
     /// What clingo prints after `Reading from` (the first file, then `...` if there are more).
+    /// Every input by name, as clingo's JSON lists them (`-` as given, `stdin` for none).
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            Source::Sources(files) => files.iter().map(|f| f.display().to_string()).collect(),
+            _ => vec![self.label()],
+        }
+    }
+
     pub fn label(&self) -> String {
         match self {
             Source::Stdin => "stdin".into(),
