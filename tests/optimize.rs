@@ -276,7 +276,7 @@ fn usc_proves_clingos_optimum() {
 }
 
 /// `--opt-strategy=usc` refuses what it does not do, with exit code 66, before any model; a
-/// tactic it does not have is a usage error.
+/// tactic clasp does not have is a usage error.
 #[test]
 fn usc_refuses_other_modes() {
     for mode in ["--opt-mode=enum,3", "--opt-mode=opt,5", "--opt-mode=optN,5"] {
@@ -285,10 +285,14 @@ fn usc_refuses_other_modes() {
         assert!(r.stderr.contains("--opt-strategy=usc"), "{}", r.stderr);
         assert!(!r.stdout.contains("Answer:"), "{}", r.stdout);
     }
-    // clingo's tactics: the one each strategy has here is taken, another is a usage error.
+    // clingo's tactics: the one each strategy has here is taken; clasp's others run it, named
+    // in a warning (config/clasp.rs); a tactic clasp does not have either is a usage error.
     let r = run(&["--opt-strategy=usc,oll"]);
     assert_eq!(r.code, Some(30), "{}", r.stderr);
     let r = run(&["--opt-strategy=usc,k"]);
+    assert_eq!(r.code, Some(30), "{}", r.stderr);
+    assert!(r.stderr.contains("*** Warn") && r.stderr.contains("usc,oll"), "{}", r.stderr);
+    let r = run(&["--opt-strategy=usc,foo"]);
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert!(r.stderr.contains("usc,oll"), "{}", r.stderr);
 }
