@@ -63,6 +63,9 @@ fn mode_matrix_from_a_fresh_seed() {
         },
         |v| v.parse().expect("a number"),
     );
-    eprintln!("mode matrix: fresh seed {seed} (YASMIN_MATRIX_SEED={seed} reproduces it)");
+    // Past the test harness's capture (which takes `eprintln!`), so that every CI log names it.
+    let line =
+        format!("mode matrix: fresh seed {seed} (YASMIN_MATRIX_SEED={seed} reproduces it)\n");
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     matrix(seed, count());
 }

@@ -291,7 +291,11 @@ fn usc_refuses_other_modes() {
     assert_eq!(r.code, Some(30), "{}", r.stderr);
     let r = run(&["--opt-strategy=usc,k"]);
     assert_eq!(r.code, Some(30), "{}", r.stderr);
-    assert!(r.stderr.contains("*** Warn") && r.stderr.contains("usc,oll"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("*** Warn") && r.stderr.contains("usc,oll"),
+        "{}",
+        r.stderr
+    );
     let r = run(&["--opt-strategy=usc,foo"]);
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert!(r.stderr.contains("usc,oll"), "{}", r.stderr);
