@@ -392,9 +392,11 @@ impl Config {
         use clap::error::ErrorKind;
         match Config::try_from_args(args) {
             Ok(c) => c,
-            Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-                e.exit()
+            Err(e) if e.kind() == ErrorKind::DisplayVersion => {
+                print!("{}", version_text());
+                std::process::exit(0)
             }
+            Err(e) if e.kind() == ErrorKind::DisplayHelp => e.exit(),
             Err(e) => {
                 eprintln!("*** ERROR: (yasmin-rs): {}", error_text(&e));
                 eprintln!("*** Info : (yasmin-rs): Try '--help' for usage information");
@@ -410,6 +412,23 @@ impl Config {
         config.search_notes = notes;
         Ok(config)
     }
+}
+
+/// `--version`, in the shape of clingo's (`clingo version 5.8.3`, `Address model: 64-bit`, the
+/// libraries, the licence), so that a script reading its first line reads ours.
+pub fn version_text() -> String {
+    let grounder = if cfg!(feature = "grounder") {
+        "with the embedded clingo grounder (libclingo 5.6.2)"
+    } else {
+        "without the embedded grounder"
+    };
+    format!(
+        "yasmin-rs version {}\nAddress model: {}-bit\n\nConfiguration: {grounder}, the GPU \
+         engine through CUDA and NVRTC when present\n\nLicense: The MIT License \
+         <https://opensource.org/licenses/MIT>\n",
+        env!("CARGO_PKG_VERSION"),
+        usize::BITS
+    )
 }
 
 /// clap's message for `e` on one line: its first line without `error: `, and its tip.

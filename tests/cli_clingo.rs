@@ -100,7 +100,12 @@ fn verbosity_levels_print_what_clingos_print() {
     }
     // -V is verbosity, as clingo's; --version and -v print the version.
     let r = yasmin(&["--version"], None);
-    assert!(r.stdout.starts_with("yasmin-rs "), "{}", r.stdout);
+    assert_eq!(r.code, Some(0));
+    // clingo's shape: `NAME version X.Y.Z`, then `Address model: 64-bit`.
+    let theirs = clingo58(&["--version"], b"");
+    let shape = |t: &str| t.lines().nth(1).map(str::to_owned);
+    assert_eq!(shape(&r.stdout), shape(&theirs.stdout), "{}", r.stdout);
+    assert!(r.stdout.starts_with("yasmin-rs version "), "{}", r.stdout);
     assert_eq!(yasmin(&["-v"], None).stdout, r.stdout);
 }
 
