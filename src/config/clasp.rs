@@ -10,9 +10,10 @@
 use std::ffi::OsString;
 
 /// Options dropped with their value (`--name=v` or `--name v`).
-const DROPPED_WITH_VALUE: [&str; 3] = ["--sign-def", "--rand-freq", "--sat-prepro"];
-/// Options dropped without a value.
-const DROPPED_FLAGS: [&str; 2] = ["--restart-on-model", "--keep-facts"];
+const DROPPED_WITH_VALUE: [&str; 2] = ["--sign-def", "--rand-freq"];
+/// Options dropped, with a value only when attached (`--name` or `--name=v`: clasp's optional
+/// values, so `--sat-prepro prog.lp` keeps the file).
+const DROPPED_FLAGS: [&str; 3] = ["--restart-on-model", "--keep-facts", "--sat-prepro"];
 /// clasp's portfolio presets: the search options of `--configuration`.
 const PRESETS: [&str; 7] = [
     "trendy", "tweety", "frumpy", "crafty", "jumpy", "handy", "many",
@@ -57,8 +58,11 @@ pub fn rewrite(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
             note(format!("{name}: clasp's option has no counterpart here and is ignored (it changes the search, not the answers)"));
             continue;
         }
-        if DROPPED_FLAGS.contains(&name.as_str()) && value.is_none() {
-            note(format!("{name}: clasp's option has no counterpart here and is ignored (it changes the search, not the answers)"));
+        if DROPPED_FLAGS.contains(&name.as_str()) && (value.is_none() || name == "--sat-prepro") {
+            note(match name.as_str() {
+                "--keep-facts" => "--keep-facts: gringo's option (facts kept in the ground program it prints) is ignored: it changes no answer".to_string(),
+                _ => format!("{name}: clasp's option has no counterpart here and is ignored (it changes the search, not the answers)"),
+            });
             continue;
         }
         let (value, separate) = match value {
@@ -191,5 +195,10 @@ mod tests {
         );
         // The same option twice is named once.
         assert_eq!(run(&["--sign-def=pos", "--sign-def=neg"]).1, 1);
+        // An optional value only attached: the next argument stays.
+        assert_eq!(
+            run(&["--sat-prepro", "p.lp", "--sat-prepro=2"]),
+            (vec!["p.lp".to_string()], 1)
+        );
     }
 }
