@@ -9,7 +9,7 @@
 //! `--sums=all-native`) parse but are hidden from `--help`;
 //! `tests/cli_help.rs` keeps `--help` and README.md's option table in agreement.
 
-mod clasp;
+mod spellings;
 mod values;
 
 use clap::Parser;
@@ -287,7 +287,7 @@ pub struct Config {
     pub eq: u32,
 
     /// clasp's options given that change only the search and have no counterpart here, with
-    /// what was done with each (`config/clasp.rs`; said once each in a `*** Warn` line).
+    /// what was done with each (`config/spellings.rs`; said once each in a `*** Warn` line).
     #[arg(skip)]
     pub search_notes: Vec<String>,
 
@@ -407,8 +407,10 @@ impl Config {
 
     /// As [`Config::from_args`], returning clap's error.
     pub fn try_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Config, clap::Error> {
-        let (args, notes) = clasp::rewrite(args.into_iter().collect());
-        let mut config = Config::try_parse_from(clingo_shorts(args))?;
+        use clap::CommandFactory;
+        let cmd = Config::command();
+        let (args, notes) = spellings::rewrite(args, |flag| takes_value(&cmd, flag));
+        let mut config = Config::try_parse_from(args)?;
         config.search_notes = notes;
         Ok(config)
     }
@@ -443,68 +445,23 @@ fn error_text(e: &clap::Error) -> String {
     }
 }
 
-/// clingo's ways of writing options that clap reads otherwise: short options with an attached
-/// level (`-q1`, `-q0,1`, `-V0`) as clap reads an optional value (`-q=1`; clap takes a short
-/// option's optional value only after `=`, so that `-q file.lp` does not read the file name as
-/// a level); the model count as a number among the files (`clingo prog.lp 0`, clingo's
-/// `clingo [number] [options] [files]`) as `--models`; an option and its value in one argument
-/// (`'-n 0'`) as two. A value after an option that takes one (`-n 0`, `-c n=8`) is left as it
-/// is, and so is everything after `--`.
-fn clingo_shorts(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
-    use clap::CommandFactory;
-    let cmd = Config::command();
-    // `-x` / `--long` of an option whose value may be the next argument.
-    let takes_value = |flag: &str| {
-        let (short, long) = match flag.strip_prefix("--") {
-            Some(l) => (None, Some(l)),
-            None => (
-                flag.strip_prefix('-').filter(|c| c.chars().count() == 1),
-                None,
-            ),
-        };
-        cmd.get_arguments().any(|a| {
-            let needs = a.get_action().takes_values()
-                && a.get_num_args().is_none_or(|n| n.min_values() > 0);
-            let named = short
-                .is_some_and(|c| a.get_short().map(String::from).as_deref() == Some(c))
-                || long.is_some_and(|l| a.get_long() == Some(l));
-            needs && named
-        })
+/// The option `-x` / `--long` of `cmd` takes its value from the next argument (a value that is
+/// not optional; the optional ones require `=`).
+fn takes_value(cmd: &clap::Command, flag: &str) -> bool {
+    let (short, long) = match flag.strip_prefix("--") {
+        Some(l) => (None, Some(l)),
+        None => (
+            flag.strip_prefix('-').filter(|c| c.chars().count() == 1),
+            None,
+        ),
     };
-    let mut options = true;
-    let mut value_next = false;
-    let mut out = Vec::new();
-    for (i, a) in args.into_iter().enumerate() {
-        let Some(s) = a.to_str().filter(|_| options && i > 0 && !value_next) else {
-            value_next = false;
-            out.push(a);
-            continue;
-        };
-        if s == "--" {
-            options = false;
-            out.push(a);
-            continue;
-        }
-        // `'-n 0'` as one argument (a script's quoting): the option and its value.
-        if let Some((flag, value)) = s.split_once(' ').filter(|(f, _)| takes_value(f)) {
-            out.push(flag.into());
-            out.push(value.trim().into());
-            continue;
-        }
-        // clingo's `clingo [number] [options] [files]`: a number among the files is `-n`.
-        if !s.starts_with('-') && !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-            out.push(format!("--models={s}").into());
-            continue;
-        }
-        value_next = takes_value(s);
-        let attached = |flag: &str| {
-            s.strip_prefix(flag)
-                .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
-                .map(|rest| OsString::from(format!("{flag}={rest}")))
-        };
-        out.push(attached("-q").or_else(|| attached("-V")).unwrap_or(a));
-    }
-    out
+    cmd.get_arguments().any(|a| {
+        let needs =
+            a.get_action().takes_values() && a.get_num_args().is_none_or(|n| n.min_values() > 0);
+        let named = short.is_some_and(|c| a.get_short().map(String::from).as_deref() == Some(c))
+            || long.is_some_and(|l| a.get_long() == Some(l));
+        needs && named
+    })
 }
 
 #[cfg(test)]

@@ -286,7 +286,7 @@ fn usc_refuses_other_modes() {
         assert!(!r.stdout.contains("Answer:"), "{}", r.stdout);
     }
     // clingo's tactics: the one each strategy has here is taken; clasp's others run it, named
-    // in a warning (config/clasp.rs); a tactic clasp does not have either is a usage error.
+    // in a warning (config/spellings.rs); a tactic clasp does not have either is a usage error.
     let r = run(&["--opt-strategy=usc,oll"]);
     assert_eq!(r.code, Some(30), "{}", r.stderr);
     let r = run(&["--opt-strategy=usc,k"]);

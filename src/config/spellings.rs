@@ -1,11 +1,19 @@
-//! clasp's options and values that change how the search goes and never which answers it
-//! gives, and that have no counterpart here: a clingo user's scripts pass them, so they are
-//! accepted, each named once in a `*** Warn` line (not under `-V0`), instead of failing.
+//! The command line as clingo's users write it, rewritten to what clap reads, in one pass over
+//! the arguments (up to `--`; the program name and each option's separate value left alone):
+//! - clingo's spellings: short options with an attached level (`-q1`, `-q0,1`, `-V0`) as clap
+//!   reads an optional value (`-q=1`; clap takes a short option's optional value only after
+//!   `=`, so that `-q file.lp` does not read the file name as a level); the model count as a
+//!   number among the files (`clingo prog.lp 0`, clingo's `clingo [number] [options] [files]`)
+//!   as `--models`; an option and its value in one argument (`'-n 0'`) as two;
+//! - clasp's options and values that change how the search goes and never which answers it
+//!   gives, and that have no counterpart here: a clingo user's scripts pass them, so they are
+//!   dropped or mapped to the nearest value here, each named once in a `*** Warn` line (not
+//!   under `-V0`), instead of failing.
 //!
 //! Invariant: only options whose effect is on the search (signs, randomisation, restarts,
 //! preprocessing of the ground program, the portfolio preset, the decision heuristic, the
-//! optimisation tactic) are here; an option that changes the answers or the output (such as
-//! `--solve-limit` or `--text`) is not, and stays an error until it is implemented.
+//! optimisation tactic) are dropped or mapped; an option that changes the answers or the output
+//! (such as `--solve-limit` or `--text`) is not, and stays an error until it is implemented.
 
 use std::ffi::OsString;
 
@@ -18,26 +26,35 @@ const DROPPED_FLAGS: [&str; 3] = ["--restart-on-model", "--keep-facts", "--sat-p
 const PRESETS: [&str; 7] = [
     "trendy", "tweety", "frumpy", "crafty", "jumpy", "handy", "many",
 ];
+/// Options whose clasp values `map_value` maps (the value attached or the next argument).
+const MAPPED: [&str; 4] = ["--configuration", "--heuristic", "--opt-strategy", "-t"];
 /// clasp's decision heuristics that have none here.
 const HEURISTICS: [&str; 4] = ["berkmin", "vmtf", "unit", "none"];
 
-/// `args` with clasp's search-only options dropped or mapped to the nearest value here, and
-/// what was done, one note per option (for the `*** Warn` lines).
-pub fn rewrite(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
-    let mut out = Vec::with_capacity(args.len());
+/// `args` (the program name first) rewritten as the module doc says, and what was done with
+/// clasp's options, one note per option (for the `*** Warn` lines). `takes_value(flag)`: the
+/// option `-x` / `--long` takes its value from the next argument.
+pub fn rewrite(
+    args: impl IntoIterator<Item = OsString>,
+    takes_value: impl Fn(&str) -> bool,
+) -> (Vec<OsString>, Vec<String>) {
+    let mut out = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     let mut note = |n: String| {
         if !notes.contains(&n) {
             notes.push(n);
         }
     };
-    let mut it = args.into_iter().peekable();
+    let mut it = args.into_iter().enumerate().peekable();
     let mut options = true;
-    while let Some(a) = it.next() {
-        let Some(s) = a.to_str().filter(|_| options).map(str::to_owned) else {
+    let mut value_next = false;
+    while let Some((i, a)) = it.next() {
+        let Some(s) = a.to_str().filter(|_| options && i > 0 && !value_next) else {
+            value_next = false;
             out.push(a);
             continue;
         };
+        let s = s.to_owned();
         if s == "--" {
             options = false;
             out.push(a);
@@ -47,12 +64,12 @@ pub fn rewrite(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
             Some((n, v)) => (n.to_owned(), Some(v.to_owned())),
             None => (s.clone(), None),
         };
+        let next_is_value = |it: &mut std::iter::Peekable<_>| {
+            it.peek()
+                .is_some_and(|(_, v): &(usize, OsString)| !v.to_string_lossy().starts_with('-'))
+        };
         if DROPPED_WITH_VALUE.contains(&name.as_str()) {
-            if value.is_none()
-                && it
-                    .peek()
-                    .is_some_and(|v| !v.to_string_lossy().starts_with('-'))
-            {
+            if value.is_none() && next_is_value(&mut it) {
                 it.next();
             }
             note(format!("{name}: clasp's option has no counterpart here and is ignored (it changes the search, not the answers)"));
@@ -65,32 +82,40 @@ pub fn rewrite(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
             });
             continue;
         }
-        let (value, separate) = match value {
-            Some(v) => (Some(v), false),
-            None if [
-                "--configuration",
-                "--heuristic",
-                "--opt-strategy",
-                "--parallel-mode",
-                "-t",
-            ]
-            .contains(&name.as_str()) =>
-            {
-                (it.peek().map(|v| v.to_string_lossy().into_owned()), true)
-            }
+        let (mapped_value, separate) = match &value {
+            Some(v) => (Some(v.clone()), false),
+            None if MAPPED.contains(&name.as_str()) => (
+                it.peek().map(|(_, v)| v.to_string_lossy().into_owned()),
+                true,
+            ),
             None => (None, false),
         };
-        let mapped = value.as_deref().and_then(|v| map_value(&name, v));
-        match mapped {
-            Some((new, why)) => {
-                if separate {
-                    it.next();
-                }
-                note(why);
-                out.push(format!("{name}={new}").into());
+        if let Some((new, why)) = mapped_value.as_deref().and_then(|v| map_value(&name, v)) {
+            if separate {
+                it.next();
             }
-            None => out.push(a),
+            note(why);
+            out.push(format!("{name}={new}").into());
+            continue;
         }
+        // `'-n 0'` as one argument (a script's quoting): the option and its value.
+        if let Some((flag, v)) = s.split_once(' ').filter(|(f, _)| takes_value(f)) {
+            out.push(flag.into());
+            out.push(v.trim().into());
+            continue;
+        }
+        // clingo's `clingo [number] [options] [files]`: a number among the files is `-n`.
+        if !s.starts_with('-') && !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            out.push(format!("--models={s}").into());
+            continue;
+        }
+        value_next = takes_value(&s);
+        let attached = |flag: &str| {
+            s.strip_prefix(flag)
+                .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+                .map(|rest| OsString::from(format!("{flag}={rest}")))
+        };
+        out.push(attached("-q").or_else(|| attached("-V")).unwrap_or(a));
     }
     (out, notes)
 }
@@ -139,9 +164,17 @@ fn map_value(name: &str, v: &str) -> Option<(String, String)> {
 mod tests {
     use super::*;
 
+    /// `args` after the program name, rewritten with clap's table of options.
     fn run(args: &[&str]) -> (Vec<String>, usize) {
-        let (out, notes) = rewrite(args.iter().map(OsString::from).collect());
-        let out = out.into_iter().map(|a| a.into_string().unwrap()).collect();
+        let all = std::iter::once("yasmin-rs").chain(args.iter().copied());
+        let cmd = <super::super::Config as clap::CommandFactory>::command();
+        let takes = |flag: &str| super::super::takes_value(&cmd, flag);
+        let (out, notes) = rewrite(all.map(OsString::from), takes);
+        let out = out
+            .into_iter()
+            .skip(1)
+            .map(|a| a.into_string().unwrap())
+            .collect();
         (out, notes.len())
     }
 
