@@ -7,7 +7,7 @@
 //! here the CUDA context is made once and each run only loads the cached kernel image.
 //!
 //! Invariant: a job's `OUT.rc` holds the exit code `yasmin-rs ARGS` would end with (an error:
-//! its [`Failure`] code, or 70 for an internal one, the message on standard error), and `OUT`
+//! its code by `run::exit_code_of`, the message on standard error), and `OUT`
 //! what it would print on standard output.
 //!
 //! Usage: cli_batch JOBS — each line of the file JOBS is `OUT<TAB>ARG<TAB>ARG...`; a line
@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 use yasmin_rs::config::Config;
-use yasmin_rs::run::{exit, run_to, Failure};
+use yasmin_rs::run::{exit_code_of, run_to};
 
 fn main() {
     let Some(jobs) = std::env::args().nth(1) else {
@@ -42,16 +42,11 @@ fn main() {
         let start = Instant::now();
         let code = match run_to(&config, interrupt, start, out) {
             Ok(code) => code,
-            Err(e) => match e.downcast_ref::<Failure>() {
-                Some(f) => {
-                    eprintln!("{out_path}: *** ERROR: (yasmin-rs): {}", f.message);
-                    f.code
-                }
-                None => {
-                    eprintln!("{out_path}: *** ERROR: (yasmin-rs): {e:#}");
-                    exit::INTERNAL
-                }
-            },
+            Err(e) => {
+                let (code, message) = exit_code_of(&e);
+                eprintln!("{out_path}: *** ERROR: (yasmin-rs): {message}");
+                code
+            }
         };
         let mut rc = std::fs::File::create(format!("{out_path}.rc")).expect("the .rc file");
         writeln!(rc, "{code}").expect("the .rc file");

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use yasmin_rs::config::Config;
-use yasmin_rs::run::{exit, run, Failure};
+use yasmin_rs::run::{exit, exit_code_of, run};
 
 /// The system allocator, except that a failed allocation ends the run with exit 33 and a clear
 /// message instead of Rust's abort (SIGABRT, exit 134). What was found is not lost: the printer
@@ -101,18 +101,13 @@ fn main() {
     }
     let code = match run(&config, interrupt, start) {
         Ok(code) => code,
-        Err(e) => match e.downcast_ref::<Failure>() {
-            Some(f) => {
-                if !f.message.is_empty() {
-                    eprintln!("*** ERROR: (yasmin-rs): {}", f.message);
-                }
-                f.code
+        Err(e) => {
+            let (code, message) = exit_code_of(&e);
+            if !message.is_empty() {
+                eprintln!("*** ERROR: (yasmin-rs): {message}");
             }
-            None => {
-                eprintln!("*** ERROR: (yasmin-rs): {e:#}");
-                exit::INTERNAL
-            }
-        },
+            code
+        }
     };
     leave(code, true);
 }

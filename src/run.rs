@@ -72,6 +72,15 @@ impl Failure {
     }
 }
 
+/// The exit code of a run that ended with the error `e`, and the message to print (empty:
+/// none): a [`Failure`]'s own, else an internal error.
+pub fn exit_code_of(e: &anyhow::Error) -> (i32, String) {
+    match e.downcast_ref::<Failure>() {
+        Some(f) => (f.code, f.message.clone()),
+        None => (exit::INTERNAL, format!("{e:#}")),
+    }
+}
+
 /// Run the whole pipeline for `config`; returns the exit code of a finished run.
 /// `interrupt` is set by the Ctrl-C handler; `start` is when the process started.
 pub fn run(config: &Config, interrupt: Arc<AtomicBool>, start: Instant) -> anyhow::Result<i32> {
