@@ -43,8 +43,16 @@ pub fn consequences<W: Write>(
 ) -> anyhow::Result<Found> {
     let solve_start = Instant::now();
     let mut found = Found::new(Outcome::Enough, solve_start);
+    let projection = projection.map(|p| {
+        let mut p = p.to_vec();
+        p.sort_unstable();
+        p
+    });
     let projected = |cond: &[i32]| {
-        projection.is_none_or(|p| cond.iter().all(|l| p.contains(&l.unsigned_abs())))
+        projection.as_ref().is_none_or(|p| {
+            cond.iter()
+                .all(|l| p.binary_search(&l.unsigned_abs()).is_ok())
+        })
     };
     let entries: Vec<(String, Vec<i32>)> = shown
         .entries()
