@@ -340,17 +340,16 @@ fn opt_n_keeps_every_optimal_model_after_failed_minimality_checks() {
 }
 
 fn opt_n_on_every_engine_as_clingo(lp: &str) {
-    let lp = lp.to_owned();
-    let stem = std::path::Path::new(&lp)
+    let stem = std::path::Path::new(lp)
         .file_stem()
         .unwrap()
         .to_string_lossy()
         .into_owned();
     let aspif = std::env::temp_dir().join(format!("yasmin-{stem}-{}.aspif", std::process::id()));
-    std::fs::write(&aspif, gringo(&std::fs::read_to_string(&lp).unwrap(), &[])).unwrap();
+    std::fs::write(&aspif, gringo(&std::fs::read_to_string(lp).unwrap(), &[])).unwrap();
     let aspif = aspif.display().to_string();
     let want = std::process::Command::new("python3")
-        .args(["-m", "clingo", "--eq=0", "--opt-mode=optN", "-n", "0", &lp])
+        .args(["-m", "clingo", "--eq=0", "--opt-mode=optN", "-n", "0", lp])
         .output()
         .expect("python3 -m clingo (PyPI's clingo 5.8, scripts/setup.sh)");
     let want = String::from_utf8_lossy(&want.stdout).into_owned();
@@ -363,9 +362,9 @@ fn opt_n_on_every_engine_as_clingo(lp: &str) {
         &["--engine=auto"],
         &["--engine=cpu", "-t", "1", "--opt-strategy=usc"],
     ];
-    for input in [&lp, &aspif] {
+    for input in [lp, aspif.as_str()] {
         for engine in engines {
-            let mut args = vec![input.as_str(), "--opt-mode=optN", "-n", "0"];
+            let mut args = vec![input, "--opt-mode=optN", "-n", "0"];
             args.extend(engine);
             let r = yasmin(&args, None);
             assert_eq!(r.code, Some(30), "{args:?}\n{}\n{}", r.stdout, r.stderr);

@@ -120,6 +120,11 @@ def view(mode, out, rc, proj=None):
     return v
 
 
+def without(view, key):
+    """`view` without `key` (the rest of what is compared)."""
+    return {k: x for k, x in view.items() if k != key}
+
+
 def agrees(mode, want, got, info):
     """`got` (yasmin-rs's view) against `want` (clingo's): equal, except that where answer sets
     are counted (`all`, `enum`, `enum,B`, `project-show`) yasmin-rs may print one set of shown
@@ -134,12 +139,10 @@ def agrees(mode, want, got, info):
         everywhere = set(info["want"]["cautious"]["view"].get("consequence") or ())
         free = everywhere - set(info["proj"])
         w, g = set(want["consequence"]) - free, set(got["consequence"]) - free
-        rest = lambda v: {k: x for k, x in v.items() if k != "consequence"}
-        return w == g and rest(want) == rest(got)
+        return w == g and without(want, "consequence") == without(got, "consequence")
     if "sets" not in want or mode == "optN":
         return got == want
-    rest = lambda v: {k: x for k, x in v.items() if k != "sets"}
-    if rest(got) != rest(want):
+    if without(got, "sets") != without(want, "sets"):
         return False
     w = {json.dumps(k): n for k, n in want["sets"]}
     g = {json.dumps(k): n for k, n in got["sets"]}
@@ -394,8 +397,8 @@ def check_dir(d, pids, engines, binary, batch, jobs_n, work, log=print, batch_lo
         classes.setdefault(pid, infos[pid]["kind"])
     summary(log, table, len(pids), len(jobs), len(bad), elapsed, classes)
     for pid, mode, engine, args, want, got, err in bad[:10]:
-        text = open(os.path.join(d, "%s.%s.aspif" % (pid, file_of(mode)))).read() \
-            if os.path.exists(os.path.join(d, "%s.%s.aspif" % (pid, file_of(mode)))) else ""
+        path = os.path.join(d, "%s.%s.aspif" % (pid, file_of(mode)))
+        text = open(path).read() if os.path.exists(path) else ""
         info = infos[pid]
         log("MISMATCH program %s (kind %s, generator seed %s; gen_program --kind %s --seed %s), "
             "mode %s, engine %s:\n  yasmin-rs %s\n  clingo  %s\n  want %s\n  got  %s\n%s"
