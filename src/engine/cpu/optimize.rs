@@ -170,9 +170,9 @@ impl Opt {
         self.levels.is_empty()
     }
 
-    /// A bound is in force: what level 0 holds may depend on it.
+    /// A bound is in force (only an objective takes one): what level 0 holds may depend on it.
     pub fn has_bound(&self) -> bool {
-        !self.levels.is_empty() && self.bound.is_some()
+        self.bound.is_some()
     }
 
     /// Work left for [`CpuEngine::propagate_objective`].
