@@ -1,6 +1,8 @@
 //! Regression inputs: every `tests/regress/*.lp` (grounded with gringo) and `*.aspif` goes
-//! through the binary with `-n 0`, and its answer sets (shown atoms, sorted, counted with
-//! multiplicity) and exit code must be clingo's (`clingo -n 0`, `--mode=clasp` for aspif).
+//! through the binary with `-n 0`, on the host engine and on the GPU kernel compiled for the
+//! host (`--engine=emu`, 4 searches), and its answer sets (shown atoms, sorted, counted with
+//! multiplicity) and exit code must be clingo's (`clingo -n 0`, `--mode=clasp` for aspif). On the
+//! GPU machine, `scripts/bench device smoke` runs the `.aspif` ones through `--engine=gpu`.
 //!
 //! One file per fixed bug or tricky case; adding a file adds a test case. Needs gringo and clingo
 //! on PATH (Debian package `gringo`); fails, not skips, without them.
@@ -62,31 +64,31 @@ fn regressions_match_clingo() {
     let mut failures = Vec::new();
     for path in &files {
         let aspif = ground(path);
-        let ours = piped(Command::new(BIN).args(["-n", "0", "--engine=cpu"]), &aspif);
         let theirs = piped(
             // `--eq=0`: see tests/differential.rs (clasp prints some disjunctive answer sets
             // twice with equivalence preprocessing on).
             Command::new("clingo").args(["--mode=clasp", "-n", "0", "--eq=0"]),
             &aspif,
         );
-        let (o, t) = (
-            String::from_utf8_lossy(&ours.stdout),
-            String::from_utf8_lossy(&theirs.stdout),
-        );
+        let t = String::from_utf8_lossy(&theirs.stdout);
         let name = path.file_name().unwrap().to_string_lossy();
-        if ours.status.code() != theirs.status.code() {
-            failures.push(format!(
-                "{name}: exit {:?}, clingo {:?}\n{}",
-                ours.status.code(),
-                theirs.status.code(),
-                String::from_utf8_lossy(&ours.stderr)
-            ));
-        } else if answer_sets(&o) != once(answer_sets(&t)) {
-            failures.push(format!(
-                "{name}: answer sets differ\nyasmin-rs: {:?}\nclingo:    {:?}",
-                answer_sets(&o),
-                once(answer_sets(&t))
-            ));
+        for engine in [&["--engine=cpu"][..], &["--engine=emu", "--gpu-searches=4"]] {
+            let ours = piped(Command::new(BIN).args(["-n", "0"]).args(engine), &aspif);
+            let o = String::from_utf8_lossy(&ours.stdout);
+            if ours.status.code() != theirs.status.code() {
+                failures.push(format!(
+                    "{name} {engine:?}: exit {:?}, clingo {:?}\n{}",
+                    ours.status.code(),
+                    theirs.status.code(),
+                    String::from_utf8_lossy(&ours.stderr)
+                ));
+            } else if answer_sets(&o) != once(answer_sets(&t)) {
+                failures.push(format!(
+                    "{name} {engine:?}: answer sets differ\nyasmin-rs: {:?}\nclingo:    {:?}",
+                    answer_sets(&o),
+                    once(answer_sets(&t))
+                ));
+            }
         }
     }
     assert!(

@@ -8,8 +8,9 @@
   device smoke   GPU machine: the examples through --engine=gpu with both learning schemes and
                  1, 7, 200 searches, and through the whole machine (auto, -t N; on a host with
                  several GPUs auto has a member on each), against their
-                 known model counts; compute-sanitizer memcheck and racecheck on two of them
-                 (SANITIZE=0 skips them).
+                 known model counts; every tests/regress/*.aspif through --engine=gpu against
+                 the host engine's answer sets; compute-sanitizer memcheck and racecheck on
+                 three examples (SANITIZE=0 skips them).
   device accept  GPU machine: the acceptance check in parts (scripts/lib/accept.sh).
 Then on the GPU machine (carry [".device"]):
   scripts/bench run --kit .device/kit --configs gpu:res,cpu:res,clingo --parallel 14 \\
@@ -104,6 +105,13 @@ def optimum(stdout):
                  if l.startswith("Optimization :")), None)
 
 
+def answer_sets(stdout):
+    """The answer sets printed (each sorted), sorted."""
+    lines = stdout.splitlines()
+    return sorted(tuple(sorted(lines[i + 1].split())) for i, l in enumerate(lines)
+                  if l.startswith("Answer:") and i + 1 < len(lines))
+
+
 def models(stdout):
     """The count of the `Models` line, or None."""
     return next((l.split()[2] for l in stdout.splitlines() if l.startswith("Models")), None)
@@ -150,6 +158,22 @@ def smoke(args):
                 fails += 1
                 print("SMOKE FAIL %s %s: optimum %s, want %s (exit %d)"
                       % (name, " ".join(extra), got, want, p.returncode))
+    # The regression inputs (tests/regress.rs) through the GPU engine, at the default count of
+    # searches and at 256, against the host engine.
+    regress = os.path.join(sets.ROOT, "tests", "regress")
+    for name in sorted(f for f in os.listdir(regress) if f.endswith(".aspif")):
+        path = os.path.join(regress, name)
+        want = subprocess.run([binary, path, "-n", "0", "--engine=cpu"], capture_output=True,
+                              text=True)
+        for extra in ([], ["--gpu-searches=256"]):
+            p = subprocess.run([binary, path, "-n", "0", "--engine=gpu"] + extra,
+                               capture_output=True, text=True)
+            if (p.returncode, answer_sets(p.stdout)) != (want.returncode,
+                                                          answer_sets(want.stdout)):
+                fails += 1
+                print("SMOKE FAIL %s --engine=gpu %s: exit %d, host engine exit %d; %s"
+                      % (name, " ".join(extra), p.returncode, want.returncode,
+                         p.stderr.strip()[:200]))
     p = subprocess.run([binary, "examples/queens.aspif", "-n", "1", "--stats"],
                        capture_output=True, text=True)
     # Where a small run's time goes on this machine: the driver's start (the GPUs phase)

@@ -23,7 +23,9 @@ unsatisfiable), `brave`, `cautious`, `project` (`--project` with `#project`), `p
 (`--project` with `#show`), `brave-proj` and `cautious-proj` (consequences of the program with
 `#project`, which clingo takes over the projection; the latter with `--project`). Engines: `cpu1` (`--engine=cpu -t 1`), `cpu4` (`-t 4`), `emu` (the
 GPU kernel compiled for the host, 1-8 searches), `auto-emu` (`--engine=auto -t 2` with the
-emulated GPU), `gpu` (the GPU engine, on a machine with one).
+emulated GPU), `gpu` (the GPU engine, on a machine with one), `gpu-256` (the same with 256
+searches instead of the thousands resident: the same kernel and host code, and a small
+program's run is not dominated by taking every search's copy of the same model).
 
 Invariant: a run agrees only when what is compared for its mode equals clingo's exactly and
 the exit codes are equal; clingo runs in-process (`clingo.clingo_main`, its text output, exit
@@ -56,6 +58,7 @@ ENGINES = {
     "emu": ["--engine=emu"],
     "auto-emu": ["--engine=auto", "-t", "2"],
     "gpu": ["--engine=gpu"],
+    "gpu-256": ["--engine=gpu", "--gpu-searches", "256"],
 }
 RESULTS = ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN", "OPTIMUM FOUND", "INTERRUPTED")
 

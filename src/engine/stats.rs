@@ -38,6 +38,8 @@ pub struct Stats {
     /// and how long opening the GPU took (context, kernels, upload).
     pub kernel_image: &'static str,
     pub device_setup_time: Duration,
+    /// Device engine: the set-up's parts (zero where this process had made them before).
+    pub gpu_setup: GpuSetup,
     /// Many-searches device engine: how many searches ran at once, and their portfolio rows.
     pub gpu_searches: u64,
     pub gpu_portfolio: String,
@@ -73,6 +75,17 @@ pub struct Stats {
     /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
     /// (empty: one engine ran).
     pub portfolio: String,
+}
+
+/// Where opening the GPU's engine went: the context, the kernel image (cache or NVRTC), loading
+/// it, and the searches' memory with the program's upload. The first three are made once per
+/// process and GPU, so a later engine shows them as zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GpuSetup {
+    pub context: Duration,
+    pub image: Duration,
+    pub module: Duration,
+    pub memory: Duration,
 }
 
 /// Peak bytes of device memory of the device engine: its buffers by purpose (allocated sizes)

@@ -217,9 +217,20 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
         writeln!(o, "{c}{:<w$}: {}", "Portfolio", s.portfolio)?;
     }
     if !s.kernel_image.is_empty() {
+        let u = &s.gpu_setup;
+        let split = match u.memory.is_zero() {
+            true => String::new(),
+            false => format!(
+                ": context {:.3}s, image {:.3}s, loading {:.3}s, memory {:.3}s",
+                u.context.as_secs_f64(),
+                u.image.as_secs_f64(),
+                u.module.as_secs_f64(),
+                u.memory.as_secs_f64()
+            ),
+        };
         writeln!(
             o,
-            "{c}{:<w$}: {} (GPU set-up {:.3}s)",
+            "{c}{:<w$}: {} (GPU set-up {:.3}s{split})",
             "Kernel image",
             s.kernel_image,
             s.device_setup_time.as_secs_f64()

@@ -1,7 +1,7 @@
 //! Snapshots of every format, with fixed times so that they are reproducible.
 
 use super::*;
-use crate::engine::stats::GpuTime;
+use crate::engine::stats::{GpuSetup, GpuTime};
 use lparse::{Output, ProgramBuilder};
 
 fn run(format: Format, quiet: bool, models: &[&[&str]], summary: Summary) -> String {
@@ -91,6 +91,12 @@ fn stats() -> Stats {
         },
         kernel_image: "cached",
         device_setup_time: Duration::from_millis(250),
+        gpu_setup: GpuSetup {
+            context: Duration::from_millis(200),
+            image: Duration::from_millis(10),
+            module: Duration::from_millis(2),
+            memory: Duration::from_millis(38),
+        },
         gpu_searches: 4,
         gpu_deepest: 1234,
         gpu_portfolio: "asp-luby100×2, asp-luby256-occ×2".into(),

@@ -268,6 +268,7 @@ impl ManyEngine {
             Backend::Device => {
                 let m = super::many_cuda::CudaMemory::open(prog, &geo, requested, opts.gpu, setup)?;
                 stats.kernel_image = m.image_origin;
+                stats.gpu_setup = m.setup;
                 Box::new(m)
             }
         };

@@ -5,7 +5,8 @@
 //! search runs for the whole slice) and what fits in 85 % of the free device memory; `prog` and
 //! `geo` hold the addresses of buffers this struct owns.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg,
@@ -19,6 +20,7 @@ use super::many_layout::{
     SHARE_WORDS,
 };
 use super::many_share::ring_ranges;
+use crate::engine::stats::GpuSetup;
 use crate::engine::EngineError;
 use cudarc::driver::sys::CUresult;
 
@@ -47,6 +49,66 @@ pub struct CudaMemory {
     from_dev: u64,
     bytes: u64,
     pub image_origin: &'static str,
+    /// Where the set-up's time went (`--stats`).
+    pub setup: GpuSetup,
+}
+
+/// A GPU's context and the search kernel loaded into it, made once per process and GPU
+/// (`loaded_kernel`): a second engine in the same process (`cli_batch`, the library's caller,
+/// a restart) finds them and only allocates its searches' memory.
+#[derive(Clone)]
+struct Loaded {
+    ctx: Arc<CudaContext>,
+    func: CudaFunction,
+    origin: &'static str,
+    /// Blocks of `32 * WARPS` threads resident per multiprocessor, and the multiprocessors.
+    per_sm: usize,
+    sms: usize,
+    /// What making them took (zero when they were found made).
+    setup: GpuSetup,
+}
+
+/// The context and kernel of GPU `gpu`, made on the first call and kept for the process.
+fn loaded_kernel(gpu: u32) -> Result<Loaded, EngineError> {
+    static LOADED: Mutex<Vec<(u32, Loaded)>> = Mutex::new(Vec::new());
+    let mut all = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, l)) = all.iter().find(|(g, _)| *g == gpu) {
+        return Ok(Loaded {
+            setup: GpuSetup::default(),
+            origin: "already loaded in this process",
+            ..l.clone()
+        });
+    }
+    let t0 = Instant::now();
+    let (ctx, arch, sms) = open_context(gpu)?;
+    let context = t0.elapsed();
+    let (image, origin) = super::cache::image_of(&super::device::many_source(), "many", &arch)
+        .map_err(EngineError::Device)?;
+    let image_time = t0.elapsed() - context;
+    let module = ctx
+        .load_module(image)
+        .map_err(|e| engine_error("loading the compiled kernels", e))?;
+    let func = module
+        .load_function("search_k")
+        .map_err(|e| engine_error("kernel search_k is missing", e))?;
+    let per_sm =
+        func.occupancy_max_active_blocks_per_multiprocessor(32 * WARPS, 0, None)
+            .map_err(|e| engine_error("querying the occupancy of search_k", e))? as usize;
+    let l = Loaded {
+        ctx,
+        func,
+        origin: origin.as_str(),
+        per_sm,
+        sms: sms as usize,
+        setup: GpuSetup {
+            context,
+            image: image_time,
+            module: t0.elapsed() - context - image_time,
+            ..GpuSetup::default()
+        },
+    };
+    all.push((gpu, l.clone()));
+    Ok(l)
 }
 
 fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
@@ -93,20 +155,12 @@ impl CudaMemory {
         gpu: u32,
         configure: impl Fn(usize) -> (Vec<u32>, Vec<u32>),
     ) -> Result<CudaMemory, EngineError> {
-        let (ctx, arch, sms) = open_context(gpu)?;
-        let sms = sms as usize;
-        let (image, origin) = super::cache::image_of(&super::device::many_source(), "many", &arch)
-            .map_err(EngineError::Device)?;
-        let module = ctx
-            .load_module(image)
-            .map_err(|e| engine_error("loading the compiled kernels", e))?;
-        let func = module
-            .load_function("search_k")
-            .map_err(|e| engine_error("kernel search_k is missing", e))?;
-        let per_sm = func
-            .occupancy_max_active_blocks_per_multiprocessor(32 * WARPS, 0, None)
-            .map_err(|e| engine_error("querying the occupancy of search_k", e))?
-            as usize;
+        let t0 = Instant::now();
+        let loaded = loaded_kernel(gpu)?;
+        let (ctx, func, per_sm, sms) = (loaded.ctx, loaded.func, loaded.per_sm, loaded.sms);
+        let origin = loaded.origin;
+        let mut setup = loaded.setup;
+        let kernel_ready = t0.elapsed();
         let resident = (per_sm * sms * WARPS as usize).max(1);
         let (free, _) = ctx
             .mem_get_info()
@@ -248,6 +302,7 @@ impl CudaMemory {
         g.global = ptr(&global, s);
         s.synchronize()
             .map_err(|e| engine_error("uploading the program", e))?;
+        setup.memory = t0.elapsed() - kernel_ready;
         Ok(CudaMemory {
             _ctx: ctx,
             stream,
@@ -269,7 +324,8 @@ impl CudaMemory {
             to_dev: 0,
             from_dev: 0,
             bytes: 4 * n as u64 * geo.stride,
-            image_origin: origin.as_str(),
+            image_origin: origin,
+            setup,
         })
     }
 

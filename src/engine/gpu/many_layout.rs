@@ -420,6 +420,16 @@ pub const LCAP_MAX: u64 = 1 << 16;
 /// 2,048 words or more (every benchmark instance) keeps the full arena.
 pub const ARENA_PER_WORD: u64 = 256;
 
+/// Watch-pool blocks beyond what the stored entries can hold (`kernels/search/watch.cuh`): while
+/// the walk of a literal's list (`prop_watches`) moves entries out of it, its blocks are freed
+/// only at the walk's end, so they are held twice: at most a block for each 16 entries moved,
+/// so at most `entries / 16` (the list may hold every entry), which is given up to 4,096 blocks
+/// (1 MB a search). A larger program's pool is then short only if one literal's list of more
+/// than 65,536 entries moves nearly all of them while the learned store is full.
+pub fn walk_slack(entries: u64) -> u64 {
+    (entries / BLOCK as u64 + 1).min(4096)
+}
+
 impl Geometry {
     /// The layout of one search of `p`, with a learned arena of `arena_words` (less for a small
     /// program, [`ARENA_PER_WORD`], but never under four words a variable and 1,024); `fwd`: the
@@ -431,7 +441,7 @@ impl Geometry {
         let arena_words = (arena_words as u64).min(small).max(4 * nv + 1024);
         let lcap = (arena_words / 8).clamp(64, LCAP_MAX);
         let entries = 2 * (p.n_long() as u64 + lcap);
-        let pool_blocks = entries / BLOCK as u64 + entries.min(2 * nv) + 2;
+        let pool_blocks = entries / BLOCK as u64 + entries.min(2 * nv) + 2 + walk_slack(entries);
         let n_sup = p.sup_head.len() as u64;
         if p.ufs && n_sup >= SUP_MAX {
             // The unfounded-set check keeps a source support in 29 bits of a word.
