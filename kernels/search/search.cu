@@ -279,9 +279,7 @@ extern "C" void ysm_search_host(const Prog* P, const Geo* g, u32 sid, u64 budget
 }
 #else
 #define YSM_MAX_WARPS 8
-// One warp per search; the header lives in shared memory during the slice. (No launch bound:
-// one that keeps 128 registers, 16 warps an SM, spills and lost the per-search speed-up of
-// prop_watches_short on an H200, benchmarks/results/profiles/gpu-diagnosis-h200.md.)
+// One warp per search; the header lives in shared memory during the slice.
 extern "C" __global__ void search_k(Prog P, Geo g, u64 slice_ns) {
     __shared__ u32 hdr[YSM_MAX_WARPS][YSM_H_WORDS];
     u32 w = threadIdx.x >> 5, lane = threadIdx.x & 31u;
