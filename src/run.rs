@@ -315,6 +315,7 @@ pub fn run_to<W: Write>(
                 &shown,
                 models_wanted(config, opt),
                 opt,
+                config.enum_mode == EnumMode::Auto,
                 &limits,
                 &mut printer,
                 || progress.model_found(),

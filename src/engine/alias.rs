@@ -86,6 +86,10 @@ impl<E: Engine + ?Sized> Engine for Alias<E> {
         self.inner.core()
     }
 
+    fn enumerate_by_backtracking(&mut self) -> bool {
+        self.inner.enumerate_by_backtracking()
+    }
+
     fn fixed(&self, atom: u32) -> Option<bool> {
         match self.aliases.of_atom(atom) {
             Some(r) => self

@@ -142,6 +142,15 @@ pub trait Engine {
         let _ = lits;
         false
     }
+    /// Enumerate from the next model on by backtracking (clasp's `--enum-mode=bt`): flip the
+    /// last decision after each model instead of storing a nogood that blocks it, so that
+    /// memory and speed do not depend on the models found (`engine/cpu/enum_bt.rs`). Only for
+    /// a plain enumeration: no bound, no assumptions and no nogood added from outside from
+    /// now on. False when the engine does not (it goes on blocking; the GPU engine enumerates
+    /// by backtracking already).
+    fn enumerate_by_backtracking(&mut self) -> bool {
+        false
+    }
     /// The value of `atom` at the engine's top level, if it has one there (`None`: open or
     /// not known), for the consequences' estimate.
     fn fixed(&self, atom: u32) -> Option<bool> {

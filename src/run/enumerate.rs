@@ -50,7 +50,9 @@ impl Found {
 }
 
 /// Enumerate up to `max_models` models (0 = all; with `optN`, optimal models) of `engine`;
-/// `opt` is the optimisation mode when the program has an objective that is not ignored.
+/// `opt` is the optimisation mode when the program has an objective that is not ignored;
+/// `backtrack`: without one, enumerate by backtracking where the engine can (clasp's
+/// `--enum-mode=auto`; `record` keeps a blocking nogood per model).
 #[allow(clippy::too_many_arguments)]
 pub fn enumerate<W: Write>(
     engine: &mut dyn Engine,
@@ -58,6 +60,7 @@ pub fn enumerate<W: Write>(
     shown: &ShownTable,
     max_models: u64,
     opt: Option<&OptMode>,
+    backtrack: bool,
     limits: &Limits,
     printer: &mut Printer<W>,
     mut on_model: impl FnMut(),
@@ -76,6 +79,7 @@ pub fn enumerate<W: Write>(
     let mut optimal: Option<u64> = None;
     let mut last_costs: Option<Vec<i64>> = None;
     let mut caveats_said = false;
+    let mut by_backtracking = false;
     found.outcome = loop {
         // optN counts the optimal models only.
         let counted = match (kind, optimal) {
@@ -122,6 +126,11 @@ pub fn enumerate<W: Write>(
                             .into())
                         }
                     }
+                }
+                // Asked after each model: a race of threads has one engine only after its
+                // first answer.
+                if backtrack && opt.is_none() && !by_backtracking {
+                    by_backtracking = engine.enumerate_by_backtracking();
                 }
                 found.models += 1;
                 found.last_model = Instant::now();

@@ -53,21 +53,15 @@ impl CpuEngine {
             // Two non-holding watches: nothing to do.
             (0, 0) | (0, -1) | (-1, -1) => Added::Ok,
             // Unit: every literal but l0 holds.
-            (0, _) => {
-                self.backtrack(lv1);
-                self.stats.propagations += 1;
-                self.assign(l0.negate(), r);
-                Added::Ok
-            }
+            (0, _) => self.imply_at(lv1, l0, r),
             // Satisfied by l0 alone; if l0 was falsified after the others held, it is in
             // truth implied at level lv1: re-derive it there so a backjump cannot lose it.
             (-1, _) => {
                 if lv0 > lv1 {
-                    self.backtrack(lv1);
-                    self.stats.propagations += 1;
-                    self.assign(l0.negate(), r);
+                    self.imply_at(lv1, l0, r)
+                } else {
+                    Added::Ok
                 }
-                Added::Ok
             }
             // Violated.
             _ => {
@@ -75,15 +69,29 @@ impl CpuEngine {
                     return Added::Unsat;
                 }
                 if lv1 < lv0 {
-                    self.backtrack(lv1);
-                    self.stats.propagations += 1;
-                    self.assign(l0.negate(), r);
-                    Added::Ok
+                    self.imply_at(lv1, l0, r)
                 } else {
                     self.backtrack(lv0);
                     Added::Conflict(r)
                 }
             }
+        }
+    }
+
+    /// Backtrack to `lvl` and make ¬l0 hold there with reason `r` (every other literal of `r`
+    /// holds at `lvl` or below). Enumerating by backtracking (`enum_bt`) the backtrack may stop
+    /// higher, at the backtrack level: then l0 may still be assigned there, false (nothing to
+    /// do) or holding (`r` is violated in the branch: a conflict at that level).
+    fn imply_at(&mut self, lvl: u32, l0: Lit, r: NgRef) -> Added {
+        self.backtrack(lvl);
+        if self.a.is_unassigned(l0.var()) {
+            self.stats.propagations += 1;
+            self.assign(l0.negate(), r);
+            Added::Ok
+        } else if self.a.holds(l0) {
+            Added::Conflict(r)
+        } else {
+            Added::Ok
         }
     }
 
@@ -100,6 +108,10 @@ impl CpuEngine {
         if self.a.is_unassigned(l.var()) {
             self.stats.propagations += 1;
             self.assign(l.negate(), NO_REASON);
+        } else if self.a.holds(l) {
+            // Enumerating by backtracking, the backtrack stopped at the backtrack level and
+            // the branch holds l (`enum_bt`): no model is left in it; the search flips next.
+            self.branch_failed = true;
         }
         Added::Ok
     }

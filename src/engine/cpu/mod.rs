@@ -39,6 +39,7 @@ mod decide_turns;
 mod decide_vars;
 // `--heuristic=domain`: the program's #heuristic directives.
 mod domain;
+mod enum_bt;
 mod heuristic;
 mod input;
 mod integrate;
@@ -125,6 +126,13 @@ pub struct CpuEngine {
     /// The last model's blocking nogood, added when the search goes on (unless a new bound
     /// excludes the model).
     block: Option<Vec<Lit>>,
+    /// Enumeration by backtracking (`enum_bt`): on, and its backtrack level; a model was
+    /// reported, so the search goes on with a flip.
+    bt: bool,
+    bl: u32,
+    flip_due: bool,
+    /// A unit integrated at the backtrack level is false in the branch: flip (`enum_bt`).
+    branch_failed: bool,
     /// The literals the input's unit nogoods and the permanent unit nogoods added since fix at
     /// level 0 (`forget` assigns them again).
     units: Vec<Lit>,
@@ -214,6 +222,10 @@ impl CpuEngine {
             opt,
             last_costs: None,
             block: None,
+            bt: false,
+            bl: 0,
+            flip_due: false,
+            branch_failed: false,
             units: Vec::new(),
             input_unsat: db.has_empty,
             rules,
@@ -265,7 +277,13 @@ impl CpuEngine {
         if let Some(b) = self.block.take() {
             self.pending.push(b);
         }
+        if std::mem::take(&mut self.flip_due) && !self.flip() {
+            self.unsat = true;
+        }
         loop {
+            if std::mem::take(&mut self.branch_failed) && !self.flip() {
+                self.unsat = true;
+            }
             if self.unsat {
                 self.core = Some(Vec::new()); // no model at all, whatever is assumed
                 return Step::Exhausted;
@@ -274,6 +292,13 @@ impl CpuEngine {
             // (`source`, `loops`); the latter may find no model.
             if let Some(confl) = self.conflict.take().or_else(|| self.propagate_all()) {
                 self.stats.conflicts += 1;
+                if self.bt && self.a.level() <= self.bl {
+                    // The branch below the highest decision is exhausted (`enum_bt`).
+                    if !self.flip() {
+                        self.unsat = true;
+                    }
+                    continue;
+                }
                 if self.a.level() == 0 || !self.resolve(confl) {
                     self.unsat = true;
                     continue;
@@ -347,7 +372,10 @@ impl CpuEngine {
             self.stats.models += 1;
             let model = self.model();
             self.last_costs = self.objective_costs();
-            self.block = Some(self.blocking_nogood());
+            match self.bt {
+                true => self.flip_due = true,
+                false => self.block = Some(self.blocking_nogood()),
+            }
             return Step::Model(model);
         }
     }
@@ -417,8 +445,10 @@ impl CpuEngine {
         }
     }
 
-    /// Undo every level above `lvl`.
+    /// Undo every level above `lvl` (enumerating by backtracking: above `lvl` and the
+    /// backtrack level, `enum_bt`).
     fn backtrack(&mut self, lvl: u32) {
+        let lvl = if self.bt { lvl.max(self.bl) } else { lvl };
         if self.a.level() <= lvl {
             return;
         }
@@ -474,6 +504,7 @@ impl CpuEngine {
     /// heuristic keeps its scores. For a
     /// bound that admits costs an earlier one excluded: what was learned may depend on it.
     fn forget(&mut self) {
+        debug_assert!(!self.bt, "a bound while enumerating by backtracking");
         self.unassign_from(0, 0, false);
         self.conflict = None;
         for i in 0..self.store.learned.len() {
@@ -593,7 +624,14 @@ impl Engine for CpuEngine {
         self.core.clone()
     }
 
+    fn enumerate_by_backtracking(&mut self) -> bool {
+        self.start_backtracking()
+    }
+
     fn fixed(&self, atom: u32) -> Option<bool> {
+        if self.bt {
+            return None; // level 0 may hold flipped decisions (`enum_bt`)
+        }
         let fixed =
             atom <= self.num_atoms && !self.a.is_unassigned(atom) && self.a.level_of(atom) == 0;
         fixed.then(|| self.a.holds(Lit::t(atom)))

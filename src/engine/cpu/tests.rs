@@ -100,15 +100,32 @@ fn models_all_configs(p: &Program) -> Vec<Vec<u32>> {
             ..opts_vars(l, h, 7)
         };
         for o in [opts(l, h, 7), opts_vars(l, h, 7), saving] {
-            let mut got = all_models(&mut engine_for(p, o));
-            got.sort();
-            match &first {
-                None => first = Some(got),
-                Some(f) => assert_eq!(&got, f, "{l:?}/{h:?}/{:?} disagrees", o.decide),
+            // Blocking nogoods, and enumeration by backtracking (`enum_bt`; resolution only).
+            for bt in [false, true] {
+                let mut e = engine_for(p, o);
+                if bt {
+                    assert_eq!(e.enumerate_by_backtracking(), l == Learning::Res);
+                }
+                let mut got = all_models(&mut e);
+                got.sort();
+                let n = got.len();
+                got.dedup();
+                assert_eq!(
+                    got.len(),
+                    n,
+                    "{l:?}/{h:?}/{:?} bt {bt}: duplicates",
+                    o.decide
+                );
+                match &first {
+                    None => first = Some(got),
+                    Some(f) => {
+                        assert_eq!(&got, f, "{l:?}/{h:?}/{:?} bt {bt} disagrees", o.decide)
+                    }
+                }
             }
         }
     }
-    first.expect("eighteen configurations")
+    first.expect("thirty-six configurations")
 }
 
 #[test]

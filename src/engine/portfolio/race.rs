@@ -525,6 +525,13 @@ impl Engine for Race {
     fn stats(&self) -> &Stats {
         &self.stats
     }
+
+    /// The member that answered alone goes on (before the first answer: no).
+    fn enumerate_by_backtracking(&mut self) -> bool {
+        self.winner
+            .as_mut()
+            .is_some_and(|w| w.enumerate_by_backtracking())
+    }
 }
 
 impl Drop for Race {

@@ -5,7 +5,7 @@
 //! the differential test against the engine.
 
 use super::{all_models, engine_for, opts, prog};
-use crate::engine::HostOptions;
+use crate::engine::{Engine, HostOptions};
 use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy};
 use lparse::{Body, Head, HeadKind, Program, Rule, WLit};
 
@@ -263,17 +263,23 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
                 restarts,
                 ..opts(learning, heuristic, seed)
             };
-            let mut e = engine_for(&p, o);
-            e.switch_decisions_after(1);
-            let mut got = all_models(&mut e);
-            // Model atoms beyond the program's are never true; compare over 1..=max_atom.
-            got.sort();
-            assert_eq!(
+            // Blocking nogoods, then (resolution only) enumeration by backtracking (`enum_bt`).
+            for bt in [false, learning == Learning::Res] {
+                let mut e = engine_for(&p, o);
+                e.switch_decisions_after(1);
+                if bt {
+                    assert!(e.enumerate_by_backtracking());
+                }
+                let mut got = all_models(&mut e);
+                // Model atoms beyond the program's are never true; compare over 1..=max_atom.
+                got.sort();
+                assert_eq!(
                 got,
                 expected,
-                "seed {seed}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}/{fwd_cut:?}/{phase_switch:?}/{restarts:?}, program (clingo syntax):\n{}",
+                "seed {seed}, bt {bt}, {learning:?}/{heuristic:?}/{decide:?}/{save_progress:?}/{fwd_cut:?}/{phase_switch:?}/{restarts:?}, program (clingo syntax):\n{}",
                 to_clingo(&p)
             );
+            }
         }
     }
     // The generator must exercise what the test claims to cover.
