@@ -338,11 +338,20 @@ impl<W: Write> Printer<W> {
 
     /// One model, given by its shown symbols in print order, and its costs when the run
     /// optimises.
+    /// Whether a model's shown atoms are printed or kept (not under `-q2` and more: then
+    /// [`Printer::model`] may be given none, and counting models costs no formatting).
+    pub fn wants_atoms(&self) -> bool {
+        self.quiet.models < 2
+    }
+
     pub fn model(&mut self, shown: &[&str], costs: Option<&[i64]>) -> io::Result<()> {
         self.count += 1;
         let held = Held {
             number: self.count,
-            atoms: shown.iter().map(|s| s.to_string()).collect(),
+            atoms: match self.wants_atoms() {
+                true => shown.iter().map(|s| s.to_string()).collect(),
+                false => Vec::new(),
+            },
             costs: costs.map(<[i64]>::to_vec),
             time: self.elapsed(),
             cons: None,

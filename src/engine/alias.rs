@@ -34,6 +34,9 @@ impl<E: Engine + ?Sized> Engine for Alias<E> {
         let Step::Model(mut model) = step else {
             return Ok(step);
         };
+        if self.eliminated.is_empty() {
+            return Ok(Step::Model(model));
+        }
         let inner = &model.atoms;
         let added: Vec<u32> = self
             .eliminated

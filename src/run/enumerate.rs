@@ -138,8 +138,12 @@ pub fn enumerate<W: Write>(
                     .first_model
                     .get_or_insert(found.last_model - solve_start);
                 on_model();
+                let names = match printer.wants_atoms() {
+                    true => shown.shown(&model.atoms),
+                    false => Vec::new(),
+                };
                 printer
-                    .model(&shown.shown(&model.atoms), costs.as_deref())
+                    .model(&names, costs.as_deref())
                     .map_err(output_failure)?;
                 if let Some(n) = optimal.as_mut() {
                     *n += 1;

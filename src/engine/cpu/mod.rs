@@ -554,9 +554,8 @@ impl CpuEngine {
 
     /// The true atoms of the input (auxiliary atoms are the analysis's, never a model's).
     fn model(&self) -> Model {
-        let atoms = (1..=self.input_atoms)
-            .filter(|&p| self.a.holds(Lit::t(p)))
-            .collect();
+        let mut atoms = Vec::with_capacity(self.input_atoms as usize);
+        atoms.extend((1..=self.input_atoms).filter(|&p| self.a.holds(Lit::t(p))));
         Model { atoms }
     }
 

@@ -5,8 +5,8 @@
 //! the differential test against the engine.
 
 use super::{all_models, engine_for, opts, prog};
-use crate::engine::{Engine, HostOptions};
 use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy};
+use crate::engine::{Engine, HostOptions};
 use lparse::{Body, Head, HeadKind, Program, Rule, WLit};
 
 /// The value of program literal `l` when positive atoms are read in `pos` and negated ones in
