@@ -219,8 +219,11 @@ pub struct Printer<W: Write> {
     /// Competition format: models with costs are printed at once (optN's optimal models),
     /// not at the end.
     at_once: bool,
-    /// The models printed at the end: the competition format's last one, JSON's all.
+    /// The models printed at the end: the competition format's last one, JSON's last (or, under
+    /// `-q1`, its only one).
     held: Vec<Held>,
+    /// JSON: the document's head and the witnesses before the held one are written.
+    json_streamed: bool,
     /// Text: the last model, printed again at the end under `-q1`.
     last: Option<Held>,
     input: String,
@@ -244,6 +247,7 @@ impl<W: Write> Printer<W> {
             count: 0,
             at_once: false,
             held: Vec::new(),
+            json_streamed: false,
             last: None,
             input: input.to_string(),
             inputs: Vec::new(),
@@ -376,10 +380,24 @@ impl<W: Write> Printer<W> {
                 self.held.clear();
                 self.held.push(held);
             }
-            // JSON: every witness, or with `-q1` the last.
+            // JSON: every witness as it comes (the one before is written when the next comes,
+            // so that its consequences' estimate is in it), or with `-q1` the last at the end.
             Format::Json => {
                 if q.models == 1 {
                     self.held.clear();
+                } else if let Some(prev) = self.held.pop() {
+                    if !self.json_streamed {
+                        json::head(
+                            &mut self.out,
+                            &self.version,
+                            &self.input,
+                            &self.inputs,
+                            self.call_start,
+                        )?;
+                        json::open_witnesses(&mut self.out)?;
+                        self.json_streamed = true;
+                    }
+                    json::witness(&mut self.out, &prev, true)?;
                 }
                 self.held.push(held);
             }
@@ -465,6 +483,7 @@ impl<W: Write> Printer<W> {
                         witnesses: &self.held,
                     },
                     s,
+                    self.json_streamed,
                 )
             }
         }?;

@@ -25,13 +25,20 @@ fn secs(d: Duration) -> String {
     format!("{:.3}", d.as_secs_f64())
 }
 
-/// The whole document.
-pub(super) fn finish(o: &mut dyn Write, call: &Call, s: &Summary) -> io::Result<()> {
+/// The document up to the call's `Start` (written once, before the first witness or at the
+/// end).
+pub(super) fn head(
+    o: &mut dyn Write,
+    solver: &str,
+    input: &str,
+    inputs: &[String],
+    start: Duration,
+) -> io::Result<()> {
     writeln!(o, "{{")?;
-    let solver = json_str(&format!("yasmin-rs version {}", call.solver));
+    let solver = json_str(&format!("yasmin-rs version {solver}"));
     writeln!(o, "  \"Solver\": {solver},")?;
-    let inputs = match call.inputs {
-        [] => json_str(call.input),
+    let inputs = match inputs {
+        [] => json_str(input),
         names => names
             .iter()
             .map(|n| json_str(n))
@@ -40,37 +47,58 @@ pub(super) fn finish(o: &mut dyn Write, call: &Call, s: &Summary) -> io::Result<
     };
     writeln!(o, "  \"Input\": [\n    {inputs}\n  ],")?;
     writeln!(o, "  \"Call\": [\n    {{")?;
-    writeln!(o, "      \"Start\": {},", secs(call.start))?;
-    if !call.witnesses.is_empty() {
-        writeln!(o, "      \"Witnesses\": [")?;
-        for (i, w) in call.witnesses.iter().enumerate() {
-            let values: Vec<String> = w.atoms.iter().map(|a| json_str(a)).collect();
-            let costs = match &w.costs {
-                Some(c) => format!(
-                    ",\n          \"Costs\": [\n            {}\n          ]",
-                    join_costs(c, ", ")
-                ),
-                None => String::new(),
-            };
-            let costs = match w.cons {
-                Some((lo, hi)) => format!(
-                    "{costs},\n          \"Consequences\": {{\n            \"True\": {lo},\n            \"Open\": {}\n          }}",
-                    hi - lo
-                ),
-                None => costs,
-            };
-            let sep = if i + 1 < call.witnesses.len() {
-                ","
-            } else {
-                ""
-            };
-            writeln!(
-                o,
-                "        {{\n          \"Time\": {},\n          \"Value\": [\n            {}\n          ]{costs}\n        }}{sep}",
-                secs(w.time),
-                values.join(", ")
-            )?;
+    writeln!(o, "      \"Start\": {},", secs(start))
+}
+
+/// The opening of the witnesses' list (after [`head`]).
+pub(super) fn open_witnesses(o: &mut dyn Write) -> io::Result<()> {
+    writeln!(o, "      \"Witnesses\": [")
+}
+
+/// One witness; `more`: another follows.
+pub(super) fn witness(o: &mut dyn Write, w: &Held, more: bool) -> io::Result<()> {
+    let values: Vec<String> = w.atoms.iter().map(|a| json_str(a)).collect();
+    let costs = match &w.costs {
+        Some(c) => format!(
+            ",\n          \"Costs\": [\n            {}\n          ]",
+            join_costs(c, ", ")
+        ),
+        None => String::new(),
+    };
+    let costs = match w.cons {
+        Some((lo, hi)) => format!(
+            "{costs},\n          \"Consequences\": {{\n            \"True\": {lo},\n            \"Open\": {}\n          }}",
+            hi - lo
+        ),
+        None => costs,
+    };
+    let sep = if more { "," } else { "" };
+    writeln!(
+        o,
+        "        {{\n          \"Time\": {},\n          \"Value\": [\n            {}\n          ]{costs}\n        }}{sep}",
+        secs(w.time),
+        values.join(", ")
+    )
+}
+
+/// The rest of the document: the witnesses still held (`streamed`: [`head`], the list's
+/// opening and the witnesses before these were written as they came), then the summary.
+pub(super) fn finish(
+    o: &mut dyn Write,
+    call: &Call,
+    s: &Summary,
+    streamed: bool,
+) -> io::Result<()> {
+    if !streamed {
+        head(o, call.solver, call.input, call.inputs, call.start)?;
+        if !call.witnesses.is_empty() {
+            open_witnesses(o)?;
         }
+    }
+    for (i, w) in call.witnesses.iter().enumerate() {
+        witness(o, w, i + 1 < call.witnesses.len())?;
+    }
+    if streamed || !call.witnesses.is_empty() {
         writeln!(o, "      ],")?;
     }
     writeln!(o, "      \"Stop\": {}\n    }}\n  ],", secs(call.stop))?;

@@ -497,3 +497,31 @@ fn consequence_formats() {
         );
     }
 }
+
+#[test]
+fn json_writes_each_witness_when_the_next_one_comes() {
+    // The document is written as the witnesses come (memory flat in their number, a closed
+    // pipe noticed at once), and is the same document as one written at the end.
+    let mut p = Printer::new(Vec::new(), Format::Json, Quiet::default(), "queens.aspif")
+        .with_version("0.0.0");
+    p.header().unwrap();
+    p.solving().unwrap();
+    for k in 0..5 {
+        p.model(&[&format!("a{k}")], None).unwrap();
+        p.consequences(k, 5).unwrap();
+    }
+    let before_finish = String::from_utf8(p.out.clone()).unwrap();
+    assert!(before_finish.contains("\"a3\""), "{before_finish}");
+    assert!(
+        !before_finish.contains("\"a4\""),
+        "the last is held for its estimate"
+    );
+    assert_eq!(p.held.len(), 1);
+    p.finish(&summary(Outcome::Exhausted, 5, None)).unwrap();
+    let streamed = String::from_utf8(p.into_inner()).unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&streamed).expect("one JSON document");
+    let w = &parsed["Call"][0]["Witnesses"];
+    assert_eq!(w.as_array().map(Vec::len), Some(5));
+    assert_eq!(w[2]["Consequences"]["True"], 2);
+    assert_eq!(w[4]["Value"][0], "a4");
+}
