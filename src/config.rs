@@ -160,7 +160,7 @@ pub struct Config {
     /// time of reading and preparing [-V alone: 2].
     #[arg(short = 'V', long = "verbose", value_name = "N", default_value_t = 1,
           num_args = 0..=1, require_equals = true, default_missing_value = "2",
-          value_parser = clap::value_parser!(u8).range(0..=2), help_heading = BASIC)]
+          value_parser = clap::value_parser!(u8).range(0..=3), help_heading = BASIC)]
     pub verbose: u8,
 
     /// Stop after this many seconds (0 = no limit), printing what was found; whole seconds,
@@ -332,10 +332,21 @@ pub struct Config {
     pub verify: bool,
 
     // ---- Output Options --------------------------------------------------------------------
-    /// Output format: 0 clingo's text, 1 the ASP competition's, 2 JSON.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2),
+    /// Output format: 0 clingo's text, 1 the ASP competition's, 2 JSON, 3 none (the exit code
+    /// alone).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3),
           help_heading = OUTPUT)]
     pub outf: u8,
+
+    /// Text output: print each atom of a model by FMT, its %s replaced by the atom (clingo's
+    /// --out-atomf; e.g. '%s.').
+    #[arg(long = "out-atomf", value_name = "FMT", help_heading = OUTPUT)]
+    pub out_atomf: Option<String>,
+
+    /// Text output: separate a model's atoms by SEP (default a space; \n, \t and \\ are
+    /// read as escapes, as clingo's --out-ifs).
+    #[arg(long = "out-ifs", value_name = "SEP", value_parser = values::escapes, help_heading = OUTPUT)]
+    pub out_ifs: Option<String>,
 
     /// Print statistics: the problem (rules, atoms, bodies, nogoods) and the search; on
     /// standard error the time and memory of each preparation phase as it ends. N as clingo's:

@@ -19,7 +19,7 @@ use lparse::Program;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-/// `--outf`: 0 = text, 1 = competition, 2 = JSON.
+/// `--outf`: 0 = text, 1 = competition, 2 = JSON (3, no output: text into [`Muted`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Text,
@@ -224,6 +224,10 @@ pub struct Printer<W: Write> {
     held: Vec<Held>,
     /// JSON: the document's head and the witnesses before the held one are written.
     json_streamed: bool,
+    /// Text: each atom printed by this format (`%s` the atom; `--out-atomf`), between atoms
+    /// this separator (`--out-ifs`).
+    atomf: Option<String>,
+    ifs: String,
     /// Text: the last model, printed again at the end under `-q1`.
     last: Option<Held>,
     input: String,
@@ -248,6 +252,8 @@ impl<W: Write> Printer<W> {
             at_once: false,
             held: Vec::new(),
             json_streamed: false,
+            atomf: None,
+            ifs: " ".to_string(),
             last: None,
             input: input.to_string(),
             inputs: Vec::new(),
@@ -278,6 +284,16 @@ impl<W: Write> Printer<W> {
     /// `-V` level.
     pub fn with_verbose(mut self, verbose: u8) -> Self {
         self.verbose = verbose;
+        self
+    }
+
+    /// Text: print a model's atoms by `atomf` (`%s` the atom) and between them `ifs` (clingo's
+    /// `--out-atomf`, `--out-ifs`; `None`: as they are, a space).
+    pub fn with_atom_format(mut self, atomf: Option<&str>, ifs: Option<&str>) -> Self {
+        self.atomf = atomf.map(str::to_owned);
+        if let Some(s) = ifs {
+            self.ifs = s.to_owned();
+        }
         self
     }
 
@@ -426,7 +442,16 @@ impl<W: Write> Printer<W> {
             writeln!(self.out, "Answer: {} (Time: {t:.3}s)", m.number)?;
         }
         if atoms {
-            writeln!(self.out, "{}", m.atoms.join(" "))?;
+            let line = match &self.atomf {
+                None => m.atoms.join(&self.ifs),
+                Some(f) => m
+                    .atoms
+                    .iter()
+                    .map(|a| f.replace("%s", a))
+                    .collect::<Vec<_>>()
+                    .join(&self.ifs),
+            };
+            writeln!(self.out, "{line}")?;
             if let Some((lo, hi)) = m.cons {
                 writeln!(self.out, "Consequences: [{lo};{hi}]")?;
             }
@@ -616,3 +641,31 @@ fn join_costs(costs: &[i64], sep: &str) -> String {
 }
 
 pub(crate) use json::json_str;
+
+/// `--outf=3`: standard output that takes everything and writes nothing (clingo's "no output":
+/// the exit code alone says the result).
+pub struct Muted<W> {
+    inner: W,
+    muted: bool,
+}
+
+impl<W: Write> Muted<W> {
+    pub fn new(inner: W, muted: bool) -> Self {
+        Muted { inner, muted }
+    }
+}
+
+impl<W: Write> Write for Muted<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.muted {
+            true => Ok(buf.len()),
+            false => self.inner.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self.muted {
+            true => Ok(()),
+            false => self.inner.flush(),
+        }
+    }
+}

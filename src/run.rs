@@ -166,14 +166,15 @@ pub fn run_to<W: Write>(
     }
     let format = Format::from_outf(config.outf);
     let mut printer = Printer::new(
-        io::BufWriter::new(out),
+        io::BufWriter::new(crate::output::Muted::new(out, config.outf == 3)),
         format,
         config.quiet,
         &source.label(),
     )
     .with_start(start)
     .with_inputs(source.names())
-    .with_verbose(config.verbose);
+    .with_verbose(config.verbose)
+    .with_atom_format(config.out_atomf.as_deref(), config.out_ifs.as_deref());
     printer.header().map_err(output_failure)?;
 
     let mut source = source;

@@ -548,3 +548,86 @@ fn json_inputs_and_early_stops_are_clingos() {
     }
     assert_eq!(ours["TIME LIMIT"], 1);
 }
+
+#[test]
+fn atom_format_separator_no_output_and_spellings_are_clingos() {
+    // The model lines: every line between `Answer:` and the result, as printed.
+    let model_lines = |t: &str| {
+        let mut v: Vec<String> = t
+            .lines()
+            .skip_while(|l| !l.starts_with("Answer:"))
+            .filter(|l| !l.starts_with("Answer:"))
+            .take_while(|l| !l.starts_with("SATISFIABLE"))
+            .map(String::from)
+            .collect();
+        v.sort();
+        v
+    };
+    let file = source(
+        "facts.lp",
+        "{a;b;c}. :- not a. #show a/0. #show b/0. #show c/0.",
+    );
+    // One shown atom a model line under --out-ifs, the format around each; compared as
+    // sets of lines (the order of models and atoms may differ).
+    for extra in [
+        &["--out-atomf=%s."][..],
+        &["--out-ifs=\\n"],
+        &["--out-atomf=%s.", "--out-ifs=,"],
+        &["-V3"],
+        &["--help=2"],
+        &["--help=3"],
+    ] {
+        let mut args = vec![file.as_str(), "-n", "0"];
+        args.extend_from_slice(extra);
+        let ours = yasmin(&[&args[..], &["--engine=cpu"]].concat(), None);
+        let theirs = clingo58(&args, b"");
+        if extra[0].starts_with("--help") {
+            assert_eq!(ours.code, Some(0), "{extra:?}: {}", ours.stderr);
+            assert!(ours.stdout.contains("--models"), "{extra:?}");
+            continue;
+        }
+        assert_eq!(ours.code, Some(30), "{extra:?}: {}", ours.stderr);
+        if extra == ["-V3"] {
+            // clingo's -V3 adds clasp's table of search events between the models; here it
+            // is -V2 (README).
+            assert_eq!(answer_sets(&ours.stdout), answer_sets(&theirs.stdout));
+            assert_eq!(count(&ours.stdout, "Reading      :"), 1, "{}", ours.stdout);
+            continue;
+        }
+        let mut mine = model_lines(&ours.stdout);
+        let mut clingo = model_lines(&theirs.stdout);
+        // Within a line the atoms' order is the solver's: compare each line's parts sorted.
+        let split = |v: &mut Vec<String>, sep: &str| {
+            for l in v.iter_mut() {
+                let mut parts: Vec<&str> = l.split(sep).collect();
+                parts.sort();
+                *l = parts.join(sep);
+            }
+            v.sort();
+        };
+        let sep = if extra.contains(&"--out-atomf=%s.") && extra.len() == 2 {
+            ","
+        } else {
+            " "
+        };
+        split(&mut mine, sep);
+        split(&mut clingo, sep);
+        assert_eq!(
+            mine, clingo,
+            "{extra:?}:\n{}\n---\n{}",
+            ours.stdout, theirs.stdout
+        );
+    }
+    // --outf=3: nothing on standard output, the exit code says the result (clingo 5.4's).
+    let ours = yasmin(&[&file, "-n", "0", "--outf=3", "--engine=cpu"], None);
+    let theirs = clingo54(&[&file, "-n", "0", "--outf=3"], b"");
+    assert_eq!(ours.stdout, "");
+    assert_eq!(theirs.stdout, "");
+    assert_eq!(ours.code, theirs.code);
+    // --pre alone prints aspif, as clingo's.
+    let ours = yasmin(&[&file, "--pre"], None);
+    let theirs = clingo58(&[&file, "--pre"], b"");
+    assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+    assert!(ours.stdout.starts_with("asp 1 0 0"), "{}", ours.stdout);
+    assert!(theirs.stdout.starts_with("asp 1 0 0"), "{}", theirs.stdout);
+}

@@ -4,7 +4,8 @@
 //!   reads an optional value (`-q=1`; clap takes a short option's optional value only after
 //!   `=`, so that `-q file.lp` does not read the file name as a level); the model count as a
 //!   number among the files (`clingo prog.lp 0`, clingo's `clingo [number] [options] [files]`)
-//!   as `--models`; an option and its value in one argument (`'-n 0'`) as two;
+//!   as `--models`; an option and its value in one argument (`'-n 0'`) as two; `--pre` alone
+//!   as `--pre=aspif` and `--help=N` as `--help`, as clingo reads them;
 //! - clasp's options and values that change how the search goes and never which answers it
 //!   gives, and that have no counterpart here: a clingo user's scripts pass them, so they are
 //!   dropped or mapped to the nearest value here, each named once in a `*** Warn` line (not
@@ -98,6 +99,16 @@ pub fn rewrite(
             out.push(format!("{name}={new}").into());
             continue;
         }
+        // clingo's `--pre` alone prints aspif; `--help=2|3` asks for more of the help, which
+        // is one page here.
+        if s == "--pre" {
+            out.push("--pre=aspif".into());
+            continue;
+        }
+        if name == "--help" && value.is_some() {
+            out.push("--help".into());
+            continue;
+        }
         // `'-n 0'` as one argument (a script's quoting): the option and its value.
         if let Some((flag, v)) = s.split_once(' ').filter(|(f, _)| takes_value(f)) {
             out.push(flag.into());
@@ -176,6 +187,16 @@ mod tests {
             .map(|a| a.into_string().unwrap())
             .collect();
         (out, notes.len())
+    }
+
+    #[test]
+    fn pre_alone_is_aspif_and_help_levels_are_help() {
+        assert_eq!(run(&["p.lp", "--pre"]).0, ["p.lp", "--pre=aspif"]);
+        // clingo reads a value of --pre only after '=': `--pre aspif` names a file.
+        assert_eq!(run(&["--pre", "aspif"]).0, ["--pre=aspif", "aspif"]);
+        assert_eq!(run(&["--pre=smodels"]).0, ["--pre=smodels"]);
+        assert_eq!(run(&["--help=3"]).0, ["--help"]);
+        assert_eq!(run(&["--help"]).0, ["--help"]);
     }
 
     #[test]

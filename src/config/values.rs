@@ -233,3 +233,26 @@ pub fn projection(s: &str) -> Result<ProjectArg, String> {
         m => Err(format!("'{m}' is not one of auto, show, project, no")),
     }
 }
+
+/// `--out-ifs`: clingo's escapes `\n`, `\t`, `\v` and `\\` read as the characters.
+pub fn escapes(s: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('v') => out.push('\u{b}'),
+            Some('\\') | None => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    Ok(out)
+}
