@@ -214,7 +214,7 @@ fn competition_and_json_formats() {
     assert!(witnesses
         .iter()
         .all(|w| w["Value"].as_array().unwrap().len() == 6));
-    assert!(json["Stats"]["Choices"].as_u64().is_some());
+    assert!(json["Stats"]["Core"]["Choices"].as_u64().is_some());
 }
 
 /// `--eq=0` turns equivalence preprocessing off: the same answer sets on every engine, more

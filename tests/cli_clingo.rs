@@ -631,3 +631,68 @@ fn atom_format_separator_no_output_and_spellings_are_clingos() {
     assert!(ours.stdout.starts_with("asp 1 0 0"), "{}", ours.stdout);
     assert!(theirs.stdout.starts_with("asp 1 0 0"), "{}", theirs.stdout);
 }
+
+#[test]
+fn json_stats_have_clingos_objects_and_keys() {
+    // The keys a script reads from clingo's `Stats` (`--outf=2 --stats`) are there, with the
+    // same kind of value, and the counts of the program read agree with clingo's.
+    let file = format!("{ROOT}/examples/queens.lp");
+    let json = |r: &Run| -> serde_json::Value {
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
+    };
+    let ours = json(&yasmin(
+        &[&file, "--outf=2", "--stats", "-n", "0", "--engine=cpu"],
+        None,
+    ));
+    let theirs = json(&clingo58(&[&file, "--outf=2", "--stats", "-n", "0"], b""));
+    let at =
+        |v: &serde_json::Value, path: &str| path.split('.').fold(v.clone(), |v, k| v[k].clone());
+    for path in [
+        "Stats.Core.Choices",
+        "Stats.Core.Conflicts",
+        "Stats.Core.Restarts",
+        "Stats.More.Models",
+        "Stats.More.Lemma.Sum",
+        "Stats.More.Lemma.Deleted",
+        "Stats.LP.Rules.Original",
+        "Stats.LP.Rules.Choice.Original",
+        "Stats.LP.Atoms",
+        "Stats.LP.Bodies.Original",
+        "Stats.LP.Tight",
+        "Stats.Problem.Variables",
+        "Stats.Problem.Constraints.Sum",
+        "Stats.Problem.Constraints.Binary",
+        "Stats.Problem.Constraints.Ternary",
+    ] {
+        let (o, t) = (at(&ours, path), at(&theirs, path));
+        assert!(
+            !o.is_null() && !t.is_null(),
+            "{path}: ours {o}, clingo's {t}"
+        );
+        assert_eq!(o.is_u64(), t.is_u64(), "{path}: ours {o}, clingo's {t}");
+    }
+    for path in [
+        "Stats.More.Models",
+        "Stats.LP.Rules.Original",
+        "Stats.LP.Atoms",
+        "Stats.LP.Tight",
+    ] {
+        assert_eq!(at(&ours, path), at(&theirs, path), "{path}");
+    }
+    let types = |v: &serde_json::Value| -> Vec<String> {
+        at(v, "Stats.More.Lemma.Type")
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|t| t["Type"].as_str().unwrap_or("").to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for t in types(&ours) {
+        assert!(
+            types(&theirs).contains(&t),
+            "lemma type {t} is not clingo's"
+        );
+    }
+}

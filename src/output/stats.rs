@@ -263,60 +263,141 @@ pub(super) fn write_problem(o: &mut dyn Write, p: &Problem, c: &str, w: usize) -
     )
 }
 
-/// The statistics as a JSON member `"Stats": {…}` (no trailing comma), with the problem's
-/// table as `"Problem": {…}` when known.
+/// A JSON value of the statistics: a number or string already written out, an object, a
+/// list.
+enum J {
+    V(String),
+    O(Vec<(&'static str, J)>),
+    A(Vec<J>),
+}
+
+fn num(x: impl ToString) -> J {
+    J::V(x.to_string())
+}
+
+fn write_j(o: &mut dyn Write, j: &J, indent: usize) -> io::Result<()> {
+    let pad = " ".repeat(indent + 2);
+    match j {
+        J::V(v) => write!(o, "{v}"),
+        J::O(fields) => {
+            writeln!(o, "{{")?;
+            for (i, (k, v)) in fields.iter().enumerate() {
+                write!(o, "{pad}{}: ", json_str(k))?;
+                write_j(o, v, indent + 2)?;
+                writeln!(o, "{}", if i + 1 < fields.len() { "," } else { "" })?;
+            }
+            write!(o, "{}}}", " ".repeat(indent))
+        }
+        J::A(items) => {
+            writeln!(o, "[")?;
+            for (i, v) in items.iter().enumerate() {
+                write!(o, "{pad}")?;
+                write_j(o, v, indent + 2)?;
+                writeln!(o, "{}", if i + 1 < items.len() { "," } else { "" })?;
+            }
+            write!(o, "{}]", " ".repeat(indent))
+        }
+    }
+}
+
+/// JSON's `Stats`, in clingo's objects and keys, each with the counters kept here: `Core`
+/// (choices, conflicts, restarts), `More` (models, lemmas by type), `LP` (the program read:
+/// rules, atoms, bodies, tightness) and `Problem` (the completion: variables, constraints);
+/// what clingo has no key for is under `Yasmin`.
 pub(super) fn write_json(
     o: &mut dyn Write,
     s: &Stats,
     problem: Option<&Problem>,
 ) -> io::Result<()> {
-    let fields: [(&str, String); 13] = [
-        ("Choices", s.decisions.to_string()),
-        ("Conflicts", s.conflicts.to_string()),
-        ("Propagations", s.propagations.to_string()),
-        ("Restarts", s.restarts.to_string()),
-        ("Lemmas", s.learned.to_string()),
-        ("LemmaLiterals", s.learned_lits.to_string()),
-        ("LoopNogoods", s.loop_nogoods.to_string()),
-        ("Deleted", s.deleted.to_string()),
-        ("KernelLaunches", s.kernel_launches.to_string()),
-        ("BytesToDevice", s.bytes_to_device.to_string()),
-        ("BytesFromDevice", s.bytes_from_device.to_string()),
-        ("SearchTime", format!("{:.3}", s.search_time.as_secs_f64())),
+    let avg = |sum: u64, n: u64| J::V(format!("{:.3}", per(sum, n)));
+    let mut stats = vec![
         (
-            "ChoicesPerSecond",
-            format!("{:.1}", s.per_second(s.decisions)),
+            "Core",
+            J::O(vec![
+                ("Choices", num(s.decisions)),
+                ("Conflicts", num(s.conflicts)),
+                ("Restarts", num(s.restarts)),
+            ]),
+        ),
+        (
+            "More",
+            J::O(vec![
+                ("Models", num(s.models)),
+                (
+                    "Lemma",
+                    J::O(vec![
+                        ("Sum", num(s.learned + s.loop_nogoods)),
+                        ("Deleted", num(s.deleted)),
+                        (
+                            "Type",
+                            J::A(vec![
+                                J::O(vec![
+                                    ("Type", J::V("\"Conflict\"".into())),
+                                    ("Sum", num(s.learned)),
+                                    ("AvgLen", avg(s.learned_lits, s.learned)),
+                                ]),
+                                J::O(vec![
+                                    ("Type", J::V("\"Loop\"".into())),
+                                    ("Sum", num(s.loop_nogoods)),
+                                ]),
+                            ]),
+                        ),
+                    ]),
+                ),
+            ]),
         ),
     ];
-    writeln!(o, "  \"Stats\": {{")?;
-    for (i, (k, v)) in fields.iter().enumerate() {
-        let sep = if i + 1 < fields.len() || problem.is_some() {
-            ","
-        } else {
-            ""
-        };
-        writeln!(o, "    {}: {v}{sep}", json_str(k))?;
-    }
     if let Some(p) = problem {
-        let rows: [(&str, String); 7] = [
-            ("Rules", p.rules.to_string()),
-            ("Choice", p.choice_rules.to_string()),
-            ("Atoms", p.atoms.to_string()),
-            ("Bodies", p.bodies.to_string()),
-            (
-                "Tight",
-                (if p.tight { "\"yes\"" } else { "\"no\"" }).to_string(),
-            ),
-            ("Variables", p.variables.to_string()),
-            ("Constraints", p.nogoods.to_string()),
-        ];
-        writeln!(o, "    \"Problem\": {{")?;
-        for (k, v) in &rows {
-            writeln!(o, "      {}: {v},", json_str(k))?;
-        }
-        writeln!(o, "      \"Binary\": {},", p.binary)?;
-        writeln!(o, "      \"Ternary\": {}", p.ternary)?;
-        writeln!(o, "    }}")?;
+        let tight = if p.tight { "\"yes\"" } else { "\"no\"" };
+        stats.push((
+            "LP",
+            J::O(vec![
+                (
+                    "Rules",
+                    J::O(vec![
+                        ("Original", num(p.rules)),
+                        ("Choice", J::O(vec![("Original", num(p.choice_rules))])),
+                    ]),
+                ),
+                ("Atoms", num(p.atoms)),
+                ("Bodies", J::O(vec![("Original", num(p.bodies))])),
+                ("Tight", J::V(tight.into())),
+            ]),
+        ));
+        stats.push((
+            "Problem",
+            J::O(vec![
+                ("Variables", num(p.variables)),
+                (
+                    "Constraints",
+                    J::O(vec![
+                        ("Sum", num(p.nogoods)),
+                        ("Binary", num(p.binary)),
+                        ("Ternary", num(p.ternary)),
+                    ]),
+                ),
+            ]),
+        ));
     }
-    writeln!(o, "  }}")
+    stats.push((
+        "Yasmin",
+        J::O(vec![
+            ("Propagations", num(s.propagations)),
+            ("LemmaLiterals", num(s.learned_lits)),
+            ("KernelLaunches", num(s.kernel_launches)),
+            ("BytesToDevice", num(s.bytes_to_device)),
+            ("BytesFromDevice", num(s.bytes_from_device)),
+            (
+                "SearchTime",
+                J::V(format!("{:.3}", s.search_time.as_secs_f64())),
+            ),
+            (
+                "ChoicesPerSecond",
+                J::V(format!("{:.1}", s.per_second(s.decisions))),
+            ),
+        ]),
+    ));
+    write!(o, "  \"Stats\": ")?;
+    write_j(o, &J::O(stats), 2)?;
+    writeln!(o)
 }
