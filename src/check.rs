@@ -101,6 +101,8 @@ pub struct Checker<'p> {
     pub(crate) ext: Vec<Ext>,
     /// Disjunctive rules may be shifted (no two atoms of one head on a common positive cycle).
     pub(crate) head_cycle_free: bool,
+    /// Some rule has a disjunctive head of two or more atoms (found once, not per model).
+    pub(crate) disjunctive: bool,
     names: Vec<Option<String>>,
 }
 
@@ -188,6 +190,10 @@ impl<'p> Checker<'p> {
             occ,
             ext,
             head_cycle_free: true,
+            disjunctive: program
+                .rules
+                .iter()
+                .any(|r| r.head.kind == HeadKind::Disjunctive && r.head.atoms.len() > 1),
             names,
         };
         checker.head_cycle_free = fixpoint::head_cycle_free(&checker);

@@ -19,9 +19,7 @@ pub(super) fn check_founded(
 ) -> Result<(), Violation> {
     let rules = &c.program.rules;
     let n = m.len() - 1;
-    let disjunctive = rules
-        .iter()
-        .any(|r| r.head.kind == HeadKind::Disjunctive && r.head.atoms.len() > 1);
+    let disjunctive = c.disjunctive;
 
     let mut derived = vec![false; n + 1];
     let mut queue: Vec<u32> = Vec::new();
