@@ -8,10 +8,12 @@
 //! condition — the order clasp's solver variables give them.
 
 mod json;
+mod muted;
 mod stats;
 #[cfg(test)]
 mod tests;
 
+pub use muted::Muted;
 pub use stats::Problem;
 
 use crate::engine::Stats;
@@ -356,14 +358,14 @@ impl<W: Write> Printer<W> {
         self.out.flush()
     }
 
-    /// One model, given by its shown symbols in print order, and its costs when the run
-    /// optimises.
     /// Whether a model's shown atoms are printed or kept (not under `-q2` and more: then
     /// [`Printer::model`] may be given none, and counting models costs no formatting).
     pub fn wants_atoms(&self) -> bool {
         self.quiet.models < 2
     }
 
+    /// One model, given by its shown symbols in print order, and its costs when the run
+    /// optimises.
     pub fn model(&mut self, shown: &[&str], costs: Option<&[i64]>) -> io::Result<()> {
         self.count += 1;
         let held = Held {
@@ -403,13 +405,15 @@ impl<W: Write> Printer<W> {
                     self.held.clear();
                 } else if let Some(prev) = self.held.pop() {
                     if !self.json_streamed {
-                        json::head(
-                            &mut self.out,
-                            &self.version,
-                            &self.input,
-                            &self.inputs,
-                            self.call_start,
-                        )?;
+                        let call = json::Call {
+                            solver: &self.version,
+                            input: &self.input,
+                            inputs: &self.inputs,
+                            start: self.call_start,
+                            stop: Duration::ZERO,
+                            witnesses: &[],
+                        };
+                        json::head(&mut self.out, &call)?;
                         json::open_witnesses(&mut self.out)?;
                         self.json_streamed = true;
                     }
@@ -641,31 +645,3 @@ fn join_costs(costs: &[i64], sep: &str) -> String {
 }
 
 pub(crate) use json::json_str;
-
-/// `--outf=3`: standard output that takes everything and writes nothing (clingo's "no output":
-/// the exit code alone says the result).
-pub struct Muted<W> {
-    inner: W,
-    muted: bool,
-}
-
-impl<W: Write> Muted<W> {
-    pub fn new(inner: W, muted: bool) -> Self {
-        Muted { inner, muted }
-    }
-}
-
-impl<W: Write> Write for Muted<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self.muted {
-            true => Ok(buf.len()),
-            false => self.inner.write(buf),
-        }
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        match self.muted {
-            true => Ok(()),
-            false => self.inner.flush(),
-        }
-    }
-}

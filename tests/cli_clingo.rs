@@ -605,11 +605,12 @@ fn atom_format_separator_no_output_and_spellings_are_clingos() {
             }
             v.sort();
         };
-        let sep = if extra.contains(&"--out-atomf=%s.") && extra.len() == 2 {
-            ","
-        } else {
-            " "
-        };
+        // The separator given (a newline one puts each atom on a line of its own).
+        let sep = extra
+            .iter()
+            .find_map(|a| a.strip_prefix("--out-ifs="))
+            .filter(|s| *s != "\\n")
+            .unwrap_or(" ");
         split(&mut mine, sep);
         split(&mut clingo, sep);
         assert_eq!(

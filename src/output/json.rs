@@ -27,18 +27,12 @@ fn secs(d: Duration) -> String {
 
 /// The document up to the call's `Start` (written once, before the first witness or at the
 /// end).
-pub(super) fn head(
-    o: &mut dyn Write,
-    solver: &str,
-    input: &str,
-    inputs: &[String],
-    start: Duration,
-) -> io::Result<()> {
+pub(super) fn head(o: &mut dyn Write, call: &Call) -> io::Result<()> {
     writeln!(o, "{{")?;
-    let solver = json_str(&format!("yasmin-rs version {solver}"));
+    let solver = json_str(&format!("yasmin-rs version {}", call.solver));
     writeln!(o, "  \"Solver\": {solver},")?;
-    let inputs = match inputs {
-        [] => json_str(input),
+    let inputs = match call.inputs {
+        [] => json_str(call.input),
         names => names
             .iter()
             .map(|n| json_str(n))
@@ -47,7 +41,7 @@ pub(super) fn head(
     };
     writeln!(o, "  \"Input\": [\n    {inputs}\n  ],")?;
     writeln!(o, "  \"Call\": [\n    {{")?;
-    writeln!(o, "      \"Start\": {},", secs(start))
+    writeln!(o, "      \"Start\": {},", secs(call.start))
 }
 
 /// The opening of the witnesses' list (after [`head`]).
@@ -90,7 +84,7 @@ pub(super) fn finish(
     streamed: bool,
 ) -> io::Result<()> {
     if !streamed {
-        head(o, call.solver, call.input, call.inputs, call.start)?;
+        head(o, call)?;
         if !call.witnesses.is_empty() {
             open_witnesses(o)?;
         }

@@ -111,7 +111,7 @@ impl CpuEngine {
         } else if self.a.holds(l) {
             // Enumerating by backtracking, the backtrack stopped at the backtrack level and
             // the branch holds l (`enum_bt`): no model is left in it; the search flips next.
-            self.branch_failed = true;
+            self.flip_due = true;
         }
         Added::Ok
     }

@@ -126,13 +126,12 @@ pub struct CpuEngine {
     /// The last model's blocking nogood, added when the search goes on (unless a new bound
     /// excludes the model).
     block: Option<Vec<Lit>>,
-    /// Enumeration by backtracking (`enum_bt`): on, and its backtrack level; a model was
-    /// reported, so the search goes on with a flip.
+    /// Enumeration by backtracking (`enum_bt`): on, and its backtrack level; the search goes
+    /// on with a flip (a model was reported, or a unit integrated at the backtrack level is
+    /// false in the branch).
     bt: bool,
     bl: u32,
     flip_due: bool,
-    /// A unit integrated at the backtrack level is false in the branch: flip (`enum_bt`).
-    branch_failed: bool,
     /// The literals the input's unit nogoods and the permanent unit nogoods added since fix at
     /// level 0 (`forget` assigns them again).
     units: Vec<Lit>,
@@ -225,7 +224,6 @@ impl CpuEngine {
             bt: false,
             bl: 0,
             flip_due: false,
-            branch_failed: false,
             units: Vec::new(),
             input_unsat: db.has_empty,
             rules,
@@ -277,11 +275,8 @@ impl CpuEngine {
         if let Some(b) = self.block.take() {
             self.pending.push(b);
         }
-        if std::mem::take(&mut self.flip_due) && !self.flip() {
-            self.unsat = true;
-        }
         loop {
-            if std::mem::take(&mut self.branch_failed) && !self.flip() {
+            if std::mem::take(&mut self.flip_due) && !self.flip() {
                 self.unsat = true;
             }
             if self.unsat {
@@ -294,9 +289,7 @@ impl CpuEngine {
                 self.stats.conflicts += 1;
                 if self.bt && self.a.level() <= self.bl {
                     // The branch below the highest decision is exhausted (`enum_bt`).
-                    if !self.flip() {
-                        self.unsat = true;
-                    }
+                    self.flip_due = true;
                     continue;
                 }
                 if self.a.level() == 0 || !self.resolve(confl) {
