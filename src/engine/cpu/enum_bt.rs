@@ -1,4 +1,6 @@
-//! Enumeration by backtracking (clasp's default `--enum-mode=bt`; Gebser, Kaufmann, Neumann,
+//! A model and the search past it: the model's atoms, then either a nogood that blocks it
+//! (`blocking_nogood`: under a bound, with outside nogoods, `--enum-mode=record`) or
+//! enumeration by backtracking (clasp's default `--enum-mode=bt`; Gebser, Kaufmann, Neumann,
 //! Schaub, "Conflict-driven answer set enumeration", LPNMR 2007): after a model, the decision
 //! of the highest level is flipped instead of a nogood blocking the model being stored, so
 //! memory and propagation do not grow with the models found.
@@ -26,9 +28,38 @@
 
 use super::assign::NO_REASON;
 use super::CpuEngine;
-use crate::engine::Learning;
+use crate::engine::{Learning, Model};
+use crate::lit::Lit;
 
 impl CpuEngine {
+    /// The true atoms of the input (auxiliary atoms are the analysis's, never a model's).
+    pub(super) fn model(&self) -> Model {
+        let mut atoms = Vec::with_capacity(self.input_atoms as usize);
+        atoms.extend((1..=self.input_atoms).filter(|&p| self.a.holds(Lit::t(p))));
+        Model { atoms }
+    }
+
+    /// The atoms' literals assigned above level 0 — any other answer set differs on one of
+    /// them, since literals of level 0 hold in every later answer set — or, under an
+    /// objective's bound, every atom's literal: level 0 then holds what the bound and the
+    /// nogoods learned under it imply, and the blocking nogood is permanent (`forget`, for a
+    /// bound that admits more, keeps it), so it must exclude this model whatever the bound.
+    /// Auxiliary atoms may be among them: each is a function of the input's atoms, so the
+    /// nogood excludes this model only.
+    pub(super) fn blocking_nogood(&self) -> Vec<Lit> {
+        let bounded = self.opt.has_bound();
+        (1..=self.num_atoms)
+            .filter(|&p| bounded || self.a.level_of(p) > 0)
+            .map(|p| {
+                if self.a.holds(Lit::t(p)) {
+                    Lit::t(p)
+                } else {
+                    Lit::f(p)
+                }
+            })
+            .collect()
+    }
+
     /// Switch to enumeration by backtracking; false where it does not apply (see above).
     pub(super) fn start_backtracking(&mut self) -> bool {
         let plain = !self.opt.has_bound()

@@ -76,7 +76,7 @@ use self::store::{Kind, NgRef, Store};
 use self::sums::Sums;
 use self::unfounded::Unfounded;
 
-use super::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
+use super::{Bound, Engine, EngineError, HostOptions, Limits, Stats, Step};
 use crate::engine::restart::Schedule;
 use crate::engine::{Decide, Learning};
 use crate::ground::GroundProgram;
@@ -543,34 +543,6 @@ impl CpuEngine {
             }
         }
         n
-    }
-
-    /// The true atoms of the input (auxiliary atoms are the analysis's, never a model's).
-    fn model(&self) -> Model {
-        let mut atoms = Vec::with_capacity(self.input_atoms as usize);
-        atoms.extend((1..=self.input_atoms).filter(|&p| self.a.holds(Lit::t(p))));
-        Model { atoms }
-    }
-
-    /// The atoms' literals assigned above level 0 — any other answer set differs on one of
-    /// them, since literals of level 0 hold in every later answer set — or, under an
-    /// objective's bound, every atom's literal: level 0 then holds what the bound and the
-    /// nogoods learned under it imply, and the blocking nogood is permanent (`forget`, for a
-    /// bound that admits more, keeps it), so it must exclude this model whatever the bound.
-    /// Auxiliary atoms may be among them: each is a function of the input's atoms, so the
-    /// nogood excludes this model only.
-    fn blocking_nogood(&self) -> Vec<Lit> {
-        let bounded = self.opt.has_bound();
-        (1..=self.num_atoms)
-            .filter(|&p| bounded || self.a.level_of(p) > 0)
-            .map(|p| {
-                if self.a.holds(Lit::t(p)) {
-                    Lit::t(p)
-                } else {
-                    Lit::f(p)
-                }
-            })
-            .collect()
     }
 
     /// A stored nogood that the assignment violates (for debug checks).
