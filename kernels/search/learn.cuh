@@ -28,11 +28,12 @@ YS_D u32 max_level(const Prog& P, const Srch& s, u32 ref) {
 // 1, in the nogood, or implied the same way. Variables shown implied are marked `epoch`, those
 // of a failed search `epoch + 1` (never implied: the search fails on them at once). `abst`:
 // the nogood's levels mod 32, a variable of another level fails. The queue is
-// scratch[q0..cap): no variable is queued twice (a reason's variables are distinct, and a
-// queued one is marked before the next reason is read), and the variables it can hold (not in
-// the nogood, not resolved at the conflict level) fit. A reason is read whole even where an
-// early literal fails (the serial search stopped there): the answer is the same, and a
-// variable queued in a failed search is only marked as failing.
+// scratch[q0..cap): a queued variable is marked before the next reason is read, so only one
+// that a reason lists twice is queued twice (by two lanes at once; its second visit queues
+// nothing), and the variables it can hold (not in the nogood, not resolved at the conflict
+// level) fit but for such twins; past `cap` the search fails, which keeps the literal. A
+// reason is read whole even where an early literal fails (the serial search stopped there):
+// the answer is the same, and a variable queued in a failed search is only marked as failing.
 YS_D bool implied_deep(const Prog& P, const Srch& s, u32 v, u32 epoch, u32 abst, u32 q0, u32 cap) {
     const u32 poison = epoch + 1, lane = YS_LANE;
     u32 top = q0, head = q0, cur = v;
@@ -118,8 +119,10 @@ YS_D void analyse_res(const Prog& P, const Srch& s, u32 ref) {
             u32 q = lits[k], v = lvar(q);
             if (v == rv) continue;
             u32 l = lvl_of(ld_asg(s, v));
-            if (l <= 1 || s.mark[v] == epoch) continue;
-            s.mark[v] = epoch;
+            // A nogood may list a variable twice (a sum's reason or conflict holds its bound's
+            // literal and, where the sum counts that literal itself, it again): two lanes may
+            // meet it at once, and only the one that marks it first counts it.
+            if (l <= 1 || s.mark[v] == epoch || ys_xchg(&s.mark[v], epoch) == epoch) continue;
             if (l == cur) {
                 ys_add(&H[YSM_H_PATH], 1u);
             } else {
