@@ -4,7 +4,7 @@
 //!
 //! Why: on the GPU machine a process per run spends ~0.45 s starting CUDA, so the mode matrix
 //! (`scripts/lib/matrix.py`: thousands of programs × every mode) would not fit a device call;
-//! here the CUDA context and the loaded kernel are made once (`many_cuda.rs`, kept for the
+//! here the CUDA context and the loaded kernel are made once (`cuda.rs`, kept for the
 //! process), and a small program's run takes a few hundredths of a second. Run one process
 //! per GPU: processes sharing one take turns on it and each run gets 35-70× slower.
 //!

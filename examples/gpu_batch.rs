@@ -28,13 +28,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use yasmin_rs::check::Checker;
-use yasmin_rs::engine::alias::Alias;
 use yasmin_rs::engine::cpu::CpuEngine;
-use yasmin_rs::engine::gpu::many::{Backend, ManyEngine};
-use yasmin_rs::engine::minimal::Minimal;
+use yasmin_rs::engine::gpu::engine::{Backend, ManyEngine};
 use yasmin_rs::engine::{DeviceOptions, Engine, Limits, Step};
 use yasmin_rs::engine::{Heuristic, Learning, Sums};
 use yasmin_rs::output::ShownTable;
+use yasmin_rs::wrap::eliminated::Alias;
+use yasmin_rs::wrap::minimality_check::Minimal;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {

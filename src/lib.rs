@@ -1,7 +1,8 @@
 //! yasmin-rs: a conflict-driven answer-set solver whose search runs on a CUDA GPU.
 //!
 //! The pipeline, in the order data moves: `lparse` (read) → [`ground`] (analyse) →
-//! [`nogoods`] (complete) → [`engine`] (search, `cpu` or `gpu`) → [`check`] → [`output`].
+//! [`nogoods`] (complete) → [`engine`] (search, `cpu` or `gpu`), wrapped by [`wrap`] and raced
+//! by [`portfolio`] → [`check`] → [`output`]; [`run`] puts them together.
 
 pub mod check;
 pub mod config;
@@ -12,4 +13,6 @@ pub mod grounder;
 pub mod lit;
 pub mod nogoods;
 pub mod output;
+pub mod portfolio;
 pub mod run;
+pub mod wrap;

@@ -24,9 +24,10 @@ mod usc;
 
 use crate::check::Checker;
 use crate::config::{Config, EngineKind, EnumMode, OptKind, OptMode, OptStrategy, Pre, Projection};
-use crate::engine::portfolio::optimize::CoreGuided;
-use crate::engine::{alias::Alias, project::Project, Engine, EngineError, Limits};
+use crate::engine::{Engine, EngineError, Limits};
 use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
+use crate::portfolio::optimize::CoreGuided;
+use crate::wrap::{eliminated::Alias, projective::Project};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -222,7 +223,7 @@ pub fn run_to<W: Write>(
         Ok(p) => p,
         Err(outcome) => return stopped(config, &mut printer, outcome, start),
     };
-    // Shared with a core-guided race member (`engine/usc.rs` grows copies of it).
+    // Shared with a core-guided race member (`wrap/oll.rs` grows copies of it).
     let program = Arc::new(prepared.program);
     let problem = prepared.problem;
     let prepared_aliases = prepared.aliases;
@@ -232,7 +233,7 @@ pub fn run_to<W: Write>(
             let optimising =
                 !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
             // With `--opt-mode=opt` and no bound, a thread of the host race optimises by cores
-            // (`engine/usc.rs`): clasp's portfolio has core-guided threads too.
+            // (`wrap/oll.rs`): clasp's portfolio has core-guided threads too.
             let cores = (optimising && config.one_optimum() && config.opt_mode.bound.is_empty())
                 .then(|| CoreGuided {
                     program: program.clone(),

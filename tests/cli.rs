@@ -381,7 +381,7 @@ fn auto_takes_every_gpu_as_a_member_and_refuses_more_than_there_are() {
     let (want, _) = clingo(&example("queens.lp"), &["-n", "0"]);
     assert_eq!(answer_sets(&r.stdout), want);
     // (Whether the GPUs' members join before a host thread answers depends on timing: the
-    // unit tests of `engine::portfolio` check that they do and answer.)
+    // unit tests of `portfolio` check that they do and answer.)
     assert!(
         !r.stdout.contains("on 3 GPUs") && !r.stdout.contains("on GPU 2"),
         "{}",

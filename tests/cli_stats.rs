@@ -46,7 +46,7 @@ fn device_traffic_leaves_out_the_counters_read_after_the_search() {
     assert_eq!(r.code, Some(10), "{}", r.stderr);
     let searches = number_after(&r.stdout, "GPU searches") as u64;
     let from = number_after(&r.stdout, "Device->Host") as u64;
-    let counters = 8 * yasmin_rs::engine::gpu::many_layout::C_WORDS as u64 * searches;
+    let counters = 8 * yasmin_rs::engine::gpu::layout::C_WORDS as u64 * searches;
     assert!(searches > 0 && from > 0, "{}", r.stdout);
     assert!(
         from < counters,
@@ -67,7 +67,7 @@ fn an_optimisation_race_reports_its_search_rates() {
     assert!(choices > 0.0 && rate > 0.0, "{line}");
 }
 
-/// A small program's searches get a learned arena sized to it (`many_layout::ARENA_PER_WORD`):
+/// A small program's searches get a learned arena sized to it (`layout::ARENA_PER_WORD`):
 /// `Device memory` in `--stats` under the host emulation, whose four searches took 3 MB each
 /// whatever the program (12.1 MB in all for an 8-variable one) before.
 #[test]

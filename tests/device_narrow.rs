@@ -1,5 +1,5 @@
 //! The many-searches engine starting over with fewer searches (`Narrow` in
-//! `src/engine/gpu/many.rs`), under `--engine=emu` with `YASMIN_NARROW=ms,rate,to` making it
+//! `src/engine/gpu/engine.rs`), under `--engine=emu` with `YASMIN_NARROW=ms,rate,to` making it
 //! happen after a few milliseconds whatever the rate: what was found before is kept and the
 //! answers stay clingo's — the exact count of an enumeration (no model lost, none twice), an
 //! UNSAT proof, and an optimum found over the start-over. Needs clingo on PATH.

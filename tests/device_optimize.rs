@@ -1,5 +1,5 @@
 //! The device kernel's branch and bound (`kernels/search/objective.cuh`, the host side in
-//! `src/engine/gpu/many_opt.rs`) under `--engine=emu`, beside clingo: generated weighted
+//! `src/engine/gpu/branch_bound.rs`) under `--engine=emu`, beside clingo: generated weighted
 //! programs that take many improving models before the optimum (so new bounds reach searches
 //! in the middle of their work), with two priorities, `#maximize` (negative weights) and sum
 //! bodies; the optimum and every optimal model (`--opt-mode=optN -n 0`) must equal clingo's,

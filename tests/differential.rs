@@ -8,7 +8,7 @@
 //! program and both answers, saves the program as `tests/regress/diff-<kind>-<seed>.lp`, and
 //! fails the test. Disjunctive programs that are not head-cycle-free (written so, or made so by
 //! gringo from a recursive non-monotone sum) are compared like any other (the minimality check,
-//! `engine::minimal`); the count of those is reported.
+//! `wrap::minimality_check`); the count of those is reported.
 //!
 //! Knobs (environment): `YASMIN_DIFF_COUNT` programs per kind (default 300, the CI count),
 //! `YASMIN_DIFF_SEED` base seed (default 1), `YASMIN_DIFF_ENGINE` (default `cpu`),

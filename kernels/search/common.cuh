@@ -5,7 +5,7 @@
 // arrays (`Srch`) every stage takes.
 //
 // Invariant: every YSM_* number here equals the Rust constant of the same name in
-// src/engine/gpu/many_layout.rs (a test parses this file), and `struct Prog` / `struct Geo` have
+// src/engine/gpu/layout.rs (a test parses this file), and `struct Prog` / `struct Geo` have
 // the layout of the Rust `ProgParams` / `GeoParams` (#[repr(C)], checked by size).
 //
 // Warp discipline (CUDA): control flow is lane-uniform except inside `if (lane == 0)` blocks and
@@ -97,7 +97,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_SCNT 6         // i64 words per native sum and search
 // Enumeration by backtracking (enumerate.cuh): the reason of a flipped decision, the complement
 // of a decision whose subtree is exhausted; never a nogood. Input nogood ids are below their
-// count, which is below YSM_SUMREF (many_layout.rs), so they stay below this one.
+// count, which is below YSM_SUMREF (layout.rs), so they stay below this one.
 #define YSM_FLIPPED 1879048191u
 
 // ---- per-search status (header word H_STATUS, mirrored in the status array) ----
@@ -189,7 +189,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_SHARE_MAX 6    // learned nogoods of at most this many literals are shared
 #define YSM_SHARE_TAKE 1024  // nogoods a search imports at one restart at most
 
-// ---- per-search configuration (a row of the portfolio, src/engine/gpu/portfolio.rs) ----
+// ---- per-search configuration (a row of the portfolio, src/engine/gpu/search_rows.rs) ----
 #define YSM_CFG_LEARNING 0   // 0 res, 1 fwd (the paper's decision nogoods)
 #define YSM_CFG_RESTART 1    // Luby unit in conflicts (0: no restarts)
 #define YSM_CFG_SIGN 2       // YSM_SIGN_*
@@ -296,7 +296,7 @@ struct Prog {
 };
 
 // Where each per-search array starts: offsets in 32-bit words from the search's base, and the
-// words between two searches. Sizes follow from the program (many_layout.rs::Geometry).
+// words between two searches. Sizes follow from the program (layout.rs::Geometry).
 struct Geo {
     u32* base;             // n_searches * stride words
     u32* hdr;              // n_searches * YSM_H_WORDS

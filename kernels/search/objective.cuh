@@ -1,5 +1,5 @@
 // objective.cuh — optimisation inside every search (model-guided branch and bound): the
-// objective is one more native sum (index P.obj_sum; src/engine/gpu/many_objective.rs folds its
+// objective is one more native sum (index P.obj_sum; src/engine/gpu/folded_objective.rs folds its
 // priority levels into one weighted sum), and the search keeps Σ wᵢ·[lᵢ] < k, where k is the
 // host's bound in device memory (YSM_G_OBJ_K, a new one with each YSM_G_OBJ_EPOCH).
 //

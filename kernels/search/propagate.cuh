@@ -53,7 +53,7 @@ YS_D void imply(const Srch& s, u32 q, u32 ref, const u32* lits, u32 n, u32 level
 // lane j's occurrences are socc[b .. b + c], c = 0 for a lane without one), all at once: a
 // prefix sum over the lanes lays the occurrence lists end to end, and each lane takes the next
 // occurrence. The other literals of a nogood are read from the occurrence list itself
-// (many_layout.rs), not through `ng_off` and `ng_lits`.
+// (layout.rs), not through `ng_off` and `ng_lits`.
 YS_D void prop_short(const Prog& P, const Srch& s, u32 p, u32 b, u32 c, u32 level) {
     const u32 lane = YS_LANE;
     u32 end = ys_scan(c), pre = end - c;

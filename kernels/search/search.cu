@@ -1,7 +1,7 @@
 // search.cu — the many-searches engine: every warp owns one complete CDNL search (the paper's
 // Algorithm 1 with variable decisions) and runs it for a time slice; the host launches
 // `search_k` once per slice, so no round-trip per decision. The searches are the rows of a
-// portfolio (src/engine/gpu/portfolio.rs): they differ in learning scheme, restart unit, sign
+// portfolio (src/engine/gpu/search_rows.rs): they differ in learning scheme, restart unit, sign
 // policy, initial order and seed.
 //
 // Invariant: between slices, a search's whole state is in global memory (its header `hdr`

@@ -7,7 +7,7 @@
 // exactly one list or in the free list or at or past H_POOL_BUMP. So the blocks in use are at
 // most (entries / YSM_BLOCK + literals with a non-empty list), plus, during the walk of a list
 // (propagate.cuh), a block for each YSM_BLOCK entries moved out of it (its blocks are freed
-// only at the walk's end). That sizes the pool (many_layout.rs, walk_slack).
+// only at the walk's end). That sizes the pool (layout.rs, walk_slack).
 //
 // Each long nogood (input, length > 3, or learned, length >= 2) has exactly two entries, in
 // the lists of its two watched literals (input: wpair; learned: its literals 0 and 1).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a small program's small learned arena (engine/gpu/many_layout.rs, ARENA_PER_WORD) buys on
+# What a small program's small learned arena (engine/gpu/layout.rs, ARENA_PER_WORD) buys on
 # the GPU machine, in one call: the first CORPUS_N (default 200) corpus programs through
 # KIT/gpu_batch (this code) and KIT/gpu_batch-before (an earlier build, the fixed 2^19-word
 # arena), GPU engine, resolution learning, every answer set compared with clingo's:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU engine's start-over with fewer searches (`Narrow`, src/engine/gpu/many.rs; off unless
+# The GPU engine's start-over with fewer searches (`Narrow`, src/engine/gpu/engine.rs; off unless
 # YASMIN_NARROW=ms,rate,to gives its rule, e.g. 2000,10,16: after 2 s of search count 2 s, and
 # under 10 conflicts/s a search start over with 16) on the GPU machine: the GPU engine alone,
 # one run at a time, on the instances given, 10 s each; then qsr 0125, the instance it was

@@ -1,7 +1,7 @@
 //! Minimality of a candidate for disjunctive programs that are not head-cycle-free: no proper
 //! subset of the candidate `M` is a model of the reduct `P^M`. The checker's own search, a
 //! small DPLL over the atoms of `M` (atoms outside `M` are false in every subset); it shares
-//! nothing with the solver's minimality check (`engine::minimal`, a second CDNL search).
+//! nothing with the solver's minimality check (`wrap::minimality_check`, a second CDNL search).
 //!
 //! Invariant: [`smaller_model`] returns `Some(y)` only for a `y ⊊ M` that satisfies every rule
 //! of `P^M` (it is checked again rule by rule before it is returned), and `None` only when the

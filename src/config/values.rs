@@ -140,7 +140,7 @@ pub fn opt_mode(s: &str) -> Result<OptMode, String> {
 }
 
 /// `--opt-strategy=bb[,lin]|usc[,oll]`: clingo's strategies, with the one tactic of each that
-/// yasmin-rs has (`lin`: the basic branch and bound; `oll`: `engine/usc.rs`).
+/// yasmin-rs has (`lin`: the basic branch and bound; `oll`: `wrap/oll.rs`).
 pub fn opt_strategy(s: &str) -> Result<OptStrategy, String> {
     match s.trim() {
         "bb" | "bb,lin" => Ok(OptStrategy::Bb),

@@ -5,16 +5,12 @@
 //! Invariant: an engine only ever reports assignments that violate no nogood and (for non-tight
 //! programs) contain no unfounded set; successive models of one run are pairwise distinct.
 
-pub mod alias;
 pub mod cpu;
+pub mod exchange;
 pub mod gpu;
-pub mod minimal;
 pub mod options;
-pub mod portfolio;
-pub mod project;
 pub mod restart;
 pub mod stats;
-pub mod usc;
 
 pub use options::{
     Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
@@ -130,13 +126,13 @@ pub trait Engine {
         Err(EngineError::Unsupported("optimization (#minimize)".into()))
     }
     /// Share learned nogoods with a portfolio's host threads through `link` (the GPU engine,
-    /// `engine/gpu/many_share.rs`); false when the engine does not.
-    fn share_with_host(&mut self, link: portfolio::exchange::DeviceLink) -> bool {
+    /// `engine/gpu/host_share.rs`); false when the engine does not.
+    fn share_with_host(&mut self, link: exchange::DeviceLink) -> bool {
         let _ = link;
         false
     }
     /// Add `lits` as a nogood before the next search: one every answer set satisfies (a
-    /// loop nogood of the minimality check, `engine::minimal`), over the engine's literals.
+    /// loop nogood of the minimality check, `wrap::minimality_check`), over the engine's literals.
     /// False when the engine takes no nogoods from outside.
     fn add_nogood(&mut self, lits: &[crate::lit::Lit]) -> bool {
         let _ = lits;

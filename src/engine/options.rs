@@ -34,16 +34,8 @@ pub enum Heuristic {
     Domain,
 }
 
-/// How the engines handle sum (cardinality and weight) bodies (both engines).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sums {
-    /// Sums whose decision diagram is small as nogoods, the others by a counter propagator.
-    Native,
-    /// Every sum by the propagator (tests it on small programs).
-    AllNative,
-    /// Every sum as nogoods over a decision diagram (an adder past a size budget).
-    Translate,
-}
+/// How the engines handle sum bodies: a choice of the completion (`nogoods::Sums`).
+pub use crate::nogoods::Sums;
 
 /// What the host engine decides on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -59,7 +59,7 @@ pub struct Stats {
     /// propagates natively (`kernels/search/sums.cuh`; the others are translated).
     pub gpu_bytes_per_search: u64,
     pub gpu_native_sums: u64,
-    /// Disjunctive programs that are not head-cycle-free (`engine::minimal`): candidate
+    /// Disjunctive programs that are not head-cycle-free (`wrap::minimality_check`): candidate
     /// models checked for minimality by a second search, and those that failed.
     pub minimality_checks: u64,
     pub minimality_failed: u64,
@@ -70,7 +70,7 @@ pub struct Stats {
     /// Many-searches engine: where the searches' time went (`GpuTime`), summed over them.
     pub gpu_time: GpuTime,
     /// Many-searches engine: why and when it started over with fewer searches (empty: it
-    /// did not; `engine/gpu/many.rs`, `Narrow`).
+    /// did not; `engine/gpu/engine.rs`, `Narrow`).
     pub gpu_narrowed: String,
     /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
     /// (empty: one engine ran).

@@ -7,7 +7,7 @@
 //! 155k variables shrink to 26k there. Here the engines keep reading atom `p` as variable `p`,
 //! so an eliminated atom keeps its number, its variable is fixed false at the top level, every
 //! nogood the completion writes reads it as its literal (`nogoods::db::NogoodDbBuilder` maps
-//! it), the objective is rewritten over the literal, and [`crate::engine::alias::Alias`] puts
+//! it), the objective is rewritten over the literal, and [`crate::wrap::eliminated::Alias`] puts
 //! its value back into each model (and maps the literals of nogoods handed to the engine).
 //!
 //! Which atoms (all must hold for `q`):

@@ -1,5 +1,5 @@
 //! Disjunctive programs that are not head-cycle-free: what the minimality check of a candidate
-//! model needs (`engine::minimal`).
+//! model needs (`wrap::minimality_check`).
 //!
 //! A component of the input's positive dependency graph (disjunctive heads included) is
 //! *non-HCF* when two atoms of one disjunctive head lie in it. Every disjunctive rule is still

@@ -88,7 +88,7 @@ pub struct GroundProgram {
     pub objective: Objective,
     /// A disjunctive program that is not head-cycle-free: its components with a head cycle
     /// (marked acyclic in `scc_cyclic`) and their rules, for the minimality check of each
-    /// candidate model (`engine::minimal`). `None` for every other program.
+    /// candidate model (`wrap::minimality_check`). `None` for every other program.
     pub minimality: Option<Minimality>,
     /// What reading the rules under the atoms settled in every answer set did ([`simplify`];
     /// all zero when it did not run).

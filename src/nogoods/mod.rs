@@ -16,11 +16,20 @@ pub use completion::{
     complete, complete_all_native, complete_native, complete_native_device, complete_with,
 };
 
+/// How a completion writes sum (cardinality and weight) bodies (both engines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sums {
+    /// Sums whose decision diagram is small as nogoods, the others left to the engine's
+    /// counter propagator ([`native`]).
+    Native,
+    /// Every sum left to the propagator (tests it on small programs).
+    AllNative,
+    /// Every sum as nogoods over a decision diagram (an adder past a size budget).
+    Translate,
+}
+
 /// The host engine's completion for `sums` (`None`: every sum translated).
-pub fn completer(
-    sums: Option<crate::engine::Sums>,
-) -> fn(&crate::ground::GroundProgram) -> Completion {
-    use crate::engine::Sums;
+pub fn completer(sums: Option<Sums>) -> fn(&crate::ground::GroundProgram) -> Completion {
     match sums {
         Some(Sums::Native) => complete_native,
         Some(Sums::AllNative) => complete_all_native,
@@ -30,11 +39,9 @@ pub fn completer(
 
 /// The device engine's completion for `sums`: as [`completer`]'s, with fewer small counts
 /// native ([`aggregate::SMALL_COUNT_LOWER_DEVICE`]).
-pub fn device_completer(
-    sums: Option<crate::engine::Sums>,
-) -> fn(&crate::ground::GroundProgram) -> Completion {
+pub fn device_completer(sums: Option<Sums>) -> fn(&crate::ground::GroundProgram) -> Completion {
     match sums {
-        Some(crate::engine::Sums::Native) => complete_native_device,
+        Some(Sums::Native) => complete_native_device,
         _ => completer(sums),
     }
 }

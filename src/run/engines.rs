@@ -1,16 +1,17 @@
 //! The engine a run searches with: the kind `--engine` names, on the threads and GPUs the
-//! machine and the program allow (`threads.rs`), racing (`engine::portfolio`) where several
+//! machine and the program allow (`threads.rs`), racing (`portfolio`) where several
 //! members search, with the minimality check around it for disjunction with a head cycle.
 
 use super::{emulated_gpus, engine_code, engine_failure, exit, plan, prepare, threads, Failure};
 use crate::config::{Config, EngineKind, OptKind};
-use crate::engine::portfolio::optimize::CoreGuided;
-use crate::engine::{minimal::Minimal, Engine};
+use crate::engine::Engine;
+use crate::portfolio::optimize::CoreGuided;
+use crate::wrap::minimality_check::Minimal;
 use std::time::Instant;
 
 /// The engine `kind` names. `auto` takes the GPU when one is usable and falls back to the
 /// host engine, saying why, when it is not; `gpu` without a usable GPU is an error. Without an
-/// objective, `auto` races the GPU engine against `threads` host threads (`engine::portfolio`),
+/// objective, `auto` races the GPU engine against `threads` host threads (`portfolio`),
 /// and `cpu` with more than one thread races the host threads alone; the race's members stop
 /// at the run's `deadline`.
 pub(super) fn make_engine(
@@ -22,10 +23,10 @@ pub(super) fn make_engine(
     deadline: Option<Instant>,
     cores: Option<CoreGuided>,
 ) -> anyhow::Result<Box<dyn Engine>> {
-    use crate::engine::gpu::many::Backend;
-    use crate::engine::portfolio::optimize::OptRace;
-    use crate::engine::portfolio::race::{ExtraGpuBuild, GpuBuild, HostCompletion, Race};
+    use crate::engine::gpu::engine::Backend;
     use crate::engine::{cpu::CpuEngine, gpu};
+    use crate::portfolio::optimize::OptRace;
+    use crate::portfolio::race::{ExtraGpuBuild, GpuBuild, HostCompletion, Race};
     let host_opts = || {
         plan.host
             .expect("a plan with the host engine has its options")
@@ -33,7 +34,7 @@ pub(super) fn make_engine(
     // `auto` left the completion to this point: the host engine's, unless the race makes its
     // own and the device's.
     // One engine that takes nogoods from the run (`--project`, consequences) or from the
-    // minimality check of a disjunctive program with a head cycle (`engine::minimal`): not the
+    // minimality check of a disjunctive program with a head cycle (`wrap::minimality_check`): not the
     // threads' race, which takes none.
     let single = threads::takes_nogoods(config) || ground.minimality.is_some();
     let (ground_minimality, num_atoms) = (ground.minimality.clone(), ground.num_atoms);
@@ -62,8 +63,8 @@ pub(super) fn make_engine(
             .device
             .expect("a plan with the GPU engine has its options");
         let make = match optimising {
-            true => gpu::many::ManyEngine::optimising,
-            false => gpu::many::ManyEngine::new,
+            true => gpu::engine::ManyEngine::optimising,
+            false => gpu::engine::ManyEngine::new,
         };
         make(&ground, &completion, opts, backend).map(|e| Box::new(e) as Box<dyn Engine>)
     };
@@ -100,7 +101,7 @@ pub(super) fn make_engine(
         &crate::nogoods::Completion,
         crate::engine::DeviceOptions,
         Backend,
-    ) -> Result<gpu::many::ManyEngine, crate::engine::EngineError>;
+    ) -> Result<gpu::engine::ManyEngine, crate::engine::EngineError>;
     // `auto`'s member on GPU 0: the engine `make` builds, on the caller's thread.
     let first_gpu = |make: Make| -> GpuBuild {
         let device = plan.device;
@@ -140,7 +141,7 @@ pub(super) fn make_engine(
     let engine: anyhow::Result<Box<dyn Engine>> = match plan.kind {
         EngineKind::Auto if gpu_optimises => {
             // The host threads start at once; the GPU joins their branch and bound when its
-            // translation of the program is made (`engine::portfolio::optimize`).
+            // translation of the program is made (`portfolio::optimize`).
             let mut race = OptRace::start(
                 ground.clone(),
                 completion,
@@ -150,9 +151,9 @@ pub(super) fn make_engine(
                 share,
             )
             .map_err(engine_failure)?;
-            let build = first_gpu(gpu::many::ManyEngine::optimising);
+            let build = first_gpu(gpu::engine::ManyEngine::optimising);
             let complete = prepare::device_completer(Some(plan.device_sums()));
-            let extra = extra_gpus(gpu::many::ManyEngine::optimising);
+            let extra = extra_gpus(gpu::engine::ManyEngine::optimising);
             race.add_gpu_later(ground, complete, build, extra)
                 .map_err(engine_failure)?;
             Ok(Box::new(race))
@@ -195,8 +196,8 @@ pub(super) fn make_engine(
             let complete = HostCompletion::Make(prepare::completer(Some(host_opts().sums)));
             let mut race =
                 Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
-            let build = first_gpu(gpu::many::ManyEngine::new);
-            let extra = extra_gpus(gpu::many::ManyEngine::new);
+            let build = first_gpu(gpu::engine::ManyEngine::new);
+            let extra = extra_gpus(gpu::engine::ManyEngine::new);
             let complete = prepare::device_completer(Some(plan.device_sums()));
             race.add_gpu_later(ground, complete, build, extra)
                 .map_err(engine_failure)?;

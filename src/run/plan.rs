@@ -158,12 +158,12 @@ pub fn host_options(
 }
 
 /// The host engine's options of `threads` threads (`-t`): thread 0 runs the configuration,
-/// thread `i > 0` row `i` of `engine::portfolio::rows::ROWS` (cycling) over it, with seed
+/// thread `i > 0` row `i` of `portfolio::rows::ROWS` (cycling) over it, with seed
 /// `--seed + i`; the options given lie over every row. A row that a given option makes a
 /// usage error (`--save-progress` given, the row deciding on rules) leaves thread `i` at
 /// thread 0's options with its own seed.
 pub fn host_portfolio(c: &Config, threads: usize) -> Vec<(HostOptions, &'static str)> {
-    use crate::engine::portfolio::rows::ROWS;
+    use crate::portfolio::rows::ROWS;
     let given = given(c);
     let base = host_options(c, &given, &c.configuration.host);
     let Ok(base) = base else {
@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn threads_run_the_configuration_then_diverse_rows() {
-        use crate::engine::portfolio::rows::ROWS;
+        use crate::portfolio::rows::ROWS;
         let rows = portfolio_of("", ROWS.len() + 3);
         assert_eq!(rows[0].0, plan_of("").unwrap().host.unwrap());
         for (i, (o, name)) in rows.iter().enumerate() {

@@ -12,13 +12,14 @@
 use super::input::{self, Source};
 use super::phases::Phases;
 use super::{exit, Failure};
-use crate::engine::{cpu::CpuEngine, minimal::Minimal, Engine, Heuristic, HostOptions, Sums};
+use crate::engine::{cpu::CpuEngine, Engine, Heuristic, HostOptions, Sums};
 use crate::ground::alias::Aliases;
 use crate::ground::GroundProgram;
 use crate::grounder;
 use crate::nogoods::Completion;
 pub use crate::nogoods::{completer, device_completer};
 use crate::output::{Outcome, Problem};
+use crate::wrap::minimality_check::Minimal;
 use lparse::Program;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -60,7 +61,7 @@ pub struct Prepared {
     /// engine and dropped them.
     pub analysed: Option<(GroundProgram, Option<Completion>)>,
     /// The eliminated atoms (`ground::alias`), whose values the caller puts back into each
-    /// model (`engine::alias::Alias`).
+    /// model (`wrap::eliminated::Alias`).
     pub aliases: Aliases,
 }
 

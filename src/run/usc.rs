@@ -1,4 +1,4 @@
-//! `--opt-strategy=usc` on one host thread: core-guided optimisation (`engine/usc.rs`, OLL)
+//! `--opt-strategy=usc` on one host thread: core-guided optimisation (`wrap/oll.rs`, OLL)
 //! finds an optimal model and, with `--opt-mode=optN`, the optimal models, each checked and
 //! printed as any other (clingo's layout: the optimum, then every optimal model again);
 //! [`run`] says first why a request it does not serve is refused.
@@ -10,9 +10,9 @@ use super::enumerate::Found;
 use super::{engine_failure, exit, output_failure, plan, Failure};
 use crate::check::Checker;
 use crate::config::{Config, EnumMode, OptKind};
-use crate::engine::usc::{oll, Ended};
 use crate::engine::{HostOptions, Limits, Stats, Step};
 use crate::output::{OptSummary, Outcome, Printer, ShownTable};
+use crate::wrap::oll::{oll, Ended};
 use lparse::Program;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;

@@ -51,7 +51,7 @@ mod loops;
 // Optimisation: the objective's bound.
 mod optimize;
 mod reduce;
-// Sharing learned nogoods with other host threads (`engine::portfolio`).
+// Sharing learned nogoods with other host threads (`portfolio`).
 mod share;
 mod source;
 mod store;
@@ -166,7 +166,7 @@ pub struct CpuEngine {
     level_stamp: Vec<u32>,
     stamp: u32,
     /// A host portfolio's sharing (`share`); `None` when the engine searches alone.
-    port: Option<crate::engine::portfolio::exchange::Port>,
+    port: Option<crate::engine::exchange::Port>,
     /// Sharing goes on after models and under bounds (`share::share_under_bounds`).
     share_bounded: bool,
     /// Scratch of `import`.

@@ -1,5 +1,5 @@
 //! Sharing learned nogoods with the other members of a host portfolio
-//! (`engine::portfolio::exchange`): short learned nogoods go out as they are learned, the
+//! (`engine::exchange`): short learned nogoods go out as they are learned, the
 //! others' come in at restarts.
 //!
 //! Invariant: only nogoods implied by the program alone leave this engine — nothing is
@@ -13,7 +13,7 @@
 use super::integrate::Added;
 use super::store::Kind;
 use super::CpuEngine;
-use crate::engine::portfolio::exchange::{worth_sharing, Port};
+use crate::engine::exchange::{worth_sharing, Port};
 use crate::lit::Lit;
 
 impl CpuEngine {

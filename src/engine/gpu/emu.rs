@@ -5,16 +5,16 @@
 //!
 //! Invariant: every pointer in `prog` and `geo` points into arrays this struct owns and never
 //! reallocates; only `ysm_search_host` writes them, one search at a time. `traffic` counts the
-//! bytes the device backend (`many_cuda.rs`) would move for the same calls, so `--stats` on
+//! bytes the device backend (`cuda.rs`) would move for the same calls, so `--stats` on
 //! the emulation shows the bus traffic of the same search.
 
-use super::many::{Memory, GLOBAL_READ};
-use super::many_layout::{g, SCRATCH};
-use super::many_layout::{
+use super::host_share::ring_ranges;
+use super::layout::{g, SCRATCH};
+use super::layout::{
     status, GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
 };
-use super::many_share::ring_ranges;
+use super::memory::{Memory, GLOBAL_READ};
 use crate::engine::EngineError;
 
 extern "C" {

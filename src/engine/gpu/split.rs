@@ -5,7 +5,7 @@
 //! Invariant: the cubes cover every assignment (all 2^k sign patterns of k distinct
 //! variables), so when each is refuted, no model is left; a cube is handed to one search.
 
-use super::many_layout::{g, ProgArrays};
+use super::layout::{g, ProgArrays};
 
 /// How many cube variables `n` searches split on: half of them take cubes, about four each
 /// (`requested`: the user's `--gpu-cubes`, 0 = no splitting), at most the candidates found.
@@ -24,7 +24,7 @@ pub fn takes_cubes(sid: usize, n: usize) -> bool {
     n == 1 || sid % 2 == 1
 }
 
-/// The variables to split on, best first: atoms in the static order (`many_layout.rs`),
+/// The variables to split on, best first: atoms in the static order (`layout.rs`),
 /// leaving out those a unit nogood fixes.
 pub fn candidates(p: &ProgArrays) -> Vec<u32> {
     let mut fixed = vec![false; p.num_vars as usize];

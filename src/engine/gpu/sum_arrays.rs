@@ -3,7 +3,7 @@
 //! search; each search keeps only its counters (`Geometry`: two `i64` per sum) and a few words
 //! per variable for the lazy reasons.
 //!
-//! The objective of an optimisation (`many_objective.rs`, folded into one weighted sum) is one
+//! The objective of an optimisation (`folded_objective.rs`, folded into one weighted sum) is one
 //! more sum, the last, without bounds (`obj`); its literals have only "true" entries (the kernel
 //! counts no weight of false ones for it).
 //!

@@ -10,7 +10,6 @@
 //! Invariant: all members search one program with one variable numbering (one completion for
 //! the host threads), so what one member proves holds for all.
 
-pub mod exchange;
 pub mod optimize;
 pub mod race;
 pub mod rows;

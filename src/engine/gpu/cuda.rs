@@ -13,13 +13,13 @@ use cudarc::driver::{
 };
 
 use super::device::{engine_error, open_context};
-use super::many::{Memory, GLOBAL_READ};
-use super::many_layout::{g, SCRATCH};
-use super::many_layout::{
+use super::host_share::ring_ranges;
+use super::layout::{g, SCRATCH};
+use super::layout::{
     GeoParams, Geometry, ProgArrays, ProgParams, CFG_WORDS, C_WORDS, H_WORDS, SHARE_SLOTS,
     SHARE_WORDS,
 };
-use super::many_share::ring_ranges;
+use super::memory::{Memory, GLOBAL_READ};
 use crate::engine::stats::GpuSetup;
 use crate::engine::EngineError;
 use cudarc::driver::sys::CUresult;

@@ -1,7 +1,7 @@
 //! Core-guided optimisation, the OLL algorithm (Andres, Kaufmann, Matheis, Schaub 2012; clasp's
 //! `--opt-strategy=usc,oll`), priority level by priority level, highest first; used alone
 //! (`run/usc.rs`, `--opt-strategy=usc`) and as a member of the host threads' optimisation race
-//! (`engine/portfolio/optimize.rs`).
+//! (`portfolio/optimize.rs`).
 //!
 //! Every objective literal `s` of weight `w > 0` (negative weights normalised: `w·[l]` is
 //! `−w·[¬l] + w`) is a *soft* literal, assumed false. A search under these assumptions that
@@ -27,9 +27,9 @@
 //! the lower bound, which no model beats. The new atoms are not the input's and are dropped
 //! from the model returned.
 
-use super::alias::Alias;
-use super::cpu::CpuEngine;
-use super::{Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
+use super::eliminated::Alias;
+use crate::engine::cpu::CpuEngine;
+use crate::engine::{Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::ground::alias::Aliases;
 use crate::ground::objective::Objective;
 use crate::lit::Lit;

@@ -19,8 +19,8 @@
 //! heard; after the first answer the race is that member alone, so later calls continue its
 //! search (its blocking nogoods in place, its sharing ended) and models stay pairwise distinct.
 
-use super::exchange::{variable_space, DeviceLink, Exchange};
 use crate::engine::cpu::CpuEngine;
+use crate::engine::exchange::{variable_space, DeviceLink, Exchange};
 use crate::engine::{Engine, EngineError, HostOptions, Limits, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
@@ -469,7 +469,7 @@ fn member(
     i: u32,
     common: Arc<Common>,
     opts: HostOptions,
-    port: Option<super::exchange::Port>,
+    port: Option<crate::engine::exchange::Port>,
     tx: Sender<HostResult>,
 ) {
     let (stop, claimed) = (common.stop.clone(), common.claimed.clone());

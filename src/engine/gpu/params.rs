@@ -2,10 +2,10 @@
 //! (`kernels/search/common.cuh`), passed by value at each launch.
 //!
 //! Invariant: their layout is the kernel structs' (size asserted, every `Geo` offset named in
-//! [`OFFSETS`]), and every `YSM_*` constant mirrored in `many_layout.rs` equals the header's
+//! [`OFFSETS`]), and every `YSM_*` constant mirrored in `layout.rs` equals the header's
 //! (the tests parse it).
 
-use super::many_layout::*;
+use super::layout::*;
 
 /// The kernel's `struct Prog` (pointers as u64: device addresses, or host addresses under the
 /// emulation).
@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(define("YSM_H_ERR"), h::ERR as u64);
         assert_eq!(
             define("YSM_NONE"),
-            crate::engine::gpu::many_sums::NONE as u64
+            crate::engine::gpu::sum_arrays::NONE as u64
         );
         for (name, v) in [
             ("INIT", status::INIT),

@@ -6,7 +6,7 @@
 //! chose a static heuristic (`--heuristic=occ|jw`: every search starts from the static order,
 //! which that heuristic ranks); with `activity` each row's own. Row 0 is the default search.
 
-use super::many_layout::{cfg, CFG_WORDS};
+use super::layout::{cfg, CFG_WORDS};
 use crate::engine::{Heuristic, Learning};
 
 /// Sign policies (`YSM_SIGN_*`).
@@ -23,7 +23,7 @@ pub enum Sign {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
     Index = 0,
-    /// The program's static order (`many_layout::static_order`).
+    /// The program's static order (`layout::static_order`).
     Static = 1,
     Random = 2,
 }

@@ -8,7 +8,7 @@
 //! rest of the class; an engine that takes no nogoods (the GPU engine) enumerates every model
 //! and the repeats are dropped here.
 
-use super::{Bound, Engine, EngineError, Limits, Stats, Step};
+use crate::engine::{Bound, Engine, EngineError, Limits, Stats, Step};
 use crate::lit::Lit;
 use std::collections::HashSet;
 

@@ -1,9 +1,9 @@
 //! The many-searches engine's memory: the read-only program arrays every search shares
 //! (`ProgArrays`, built once on the host), the per-search geometry (`Geometry`: where each
 //! per-search array starts and how many words one search takes); the kernel structs' twins are
-//! in `many_params.rs`.
+//! in `params.rs`.
 //!
-//! Invariant: every `YSM_*` constant mirrored here equals the header's (`many_params.rs` tests
+//! Invariant: every `YSM_*` constant mirrored here equals the header's (`params.rs` tests
 //! it); the watch pool of [`Geometry`] has enough blocks that it never runs out (every long
 //! nogood has two entries, and a list of n entries takes ceil(n / BLOCK) blocks).
 
@@ -12,8 +12,8 @@ use crate::ground::{BodyDef, GroundProgram};
 use crate::lit::Lit;
 use crate::nogoods::{Completion, NogoodDb};
 
-pub use super::many_params::{GeoParams, ProgParams};
-use super::many_sums::{SumArrays, SUMREF};
+pub use super::params::{GeoParams, ProgParams};
+use super::sum_arrays::{SumArrays, SUMREF};
 
 pub const NONE: u32 = u32::MAX;
 pub const BLOCK: usize = 16;
@@ -149,7 +149,7 @@ pub struct ProgArrays {
     pub sum_lits: Vec<u32>,
     pub sum_w: Vec<i64>,
     pub sum_lower: Vec<i64>,
-    /// The native sums (`many_sums.rs`; empty when every sum is translated).
+    /// The native sums (`sum_arrays.rs`; empty when every sum is translated).
     pub nsums: SumArrays,
     pub num_vars: u32,
     pub num_atoms: u32,

@@ -1,6 +1,6 @@
 //! The many-searches device engine: hundreds of complete CDNL searches at once, one per warp,
-//! each with its own state in device memory and its row of the portfolio (`portfolio.rs`),
-//! sharing the read-only program (`many_layout.rs`). The host launches `search_k`
+//! each with its own state in device memory and its row of the portfolio (`search_rows.rs`),
+//! sharing the read-only program (`layout.rs`). The host launches `search_k`
 //! (`kernels/search/search.cu`) once per time slice and between slices reads a few words: how
 //! many searches hold a model, how many ended. Only models cross the bus.
 //!
@@ -14,18 +14,19 @@
 //! (enumeration by backtracking, `kernels/search/enumerate.cuh`: no nogood of a model is
 //! stored, so any number of models fits in a search's fixed learned store). With an objective
 //! (`ManyEngine::optimising`) every search keeps the bound of branch and bound
-//! (`kernels/search/objective.cuh`, the host side in `many_opt.rs`),
+//! (`kernels/search/objective.cuh`, the host side in `branch_bound.rs`),
 //! and a model is returned only if its costs are within the bound set last.
 
 use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
+use super::branch_bound::{Change, Opt};
 use super::emu::EmuMemory;
-use super::many_layout::{c, g, h, status, Geometry, ProgArrays, C_WORDS};
-use super::many_opt::{Change, Opt};
-use super::many_share::HostShare;
-use super::{portfolio, split};
-use crate::engine::portfolio::exchange::DeviceLink;
+use super::host_share::HostShare;
+use super::layout::{c, g, h, status, Geometry, ProgArrays, C_WORDS};
+use super::memory::Memory;
+use super::{search_rows, split};
+use crate::engine::exchange::DeviceLink;
 use crate::engine::stats::GpuTime;
 use crate::engine::{Bound, DeviceOptions, Engine, EngineError, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
@@ -48,43 +49,6 @@ const EMULATED_SEARCHES: usize = 4;
 const COUNTERS_EVERY: Duration = Duration::from_millis(250);
 /// Words of the learned arena per search before the program's size raises it.
 pub const ARENA_WORDS: u32 = 1 << 19;
-
-/// The global words the host reads after each slice (`YSM_G_*` up to the cube variables).
-pub const GLOBAL_READ: usize = g::CUBE_VAR;
-
-/// What the host sees of the searches' memory (device or emulated).
-pub trait Memory {
-    fn searches(&self) -> usize;
-    /// Run every search that can run for about `slice_ns`, and wait for it.
-    fn run_slice(&mut self, slice_ns: u64) -> Result<(), EngineError>;
-    /// The first global words: models waiting, searches ended, stop flag, …, cubes refuted.
-    fn global(&mut self) -> Result<[u32; GLOBAL_READ], EngineError>;
-    fn clear_global(&mut self) -> Result<(), EngineError>;
-    fn statuses(&mut self) -> Result<Vec<u32>, EngineError>;
-    fn header_word(&mut self, sid: usize, w: usize) -> Result<u32, EngineError>;
-    fn set_status(&mut self, sid: usize, st: u32) -> Result<(), EngineError>;
-    /// The first `n` words of search `sid`'s model bits (`scratch`; see `search.cu`).
-    fn model_bits(&mut self, sid: usize, n: usize) -> Result<Vec<u32>, EngineError>;
-    /// Every search's counters, `C_WORDS` each.
-    fn counters(&mut self) -> Result<Vec<u64>, EngineError>;
-    /// The sharing ring's slots `first ..` (`n` of them, taken modulo `SHARE_SLOTS`),
-    /// `SHARE_WORDS` words each.
-    fn share_read(&mut self, first: u32, n: u32) -> Result<Vec<u32>, EngineError>;
-    /// Write whole slots from slot `first` on (modulo `SHARE_SLOTS`), then the ring's head.
-    fn share_write(&mut self, first: u32, words: &[u32], head: u32) -> Result<(), EngineError>;
-    /// Write global words from `at` on (between slices).
-    fn write_global(&mut self, at: usize, words: &[u32]) -> Result<(), EngineError>;
-    /// Start every search afresh (its memory as at the start, status INIT; the counters are
-    /// kept) with the global words `global` (between slices).
-    fn reset(&mut self, global: &[u32]) -> Result<(), EngineError>;
-    /// Run only the first `n` searches (fewer than now) from here on, with the portfolio rows
-    /// `cfg` (`CFG_WORDS` each), all afresh as by [`Memory::reset`] with `global`. The
-    /// counters of every search, run or not, stay readable.
-    fn narrow(&mut self, n: usize, cfg: &[u32], global: &[u32]) -> Result<(), EngineError>;
-    /// Bytes (to, from) the device since the search started.
-    fn traffic(&self) -> (u64, u64);
-    fn memory_bytes(&self) -> u64;
-}
 
 pub struct ManyEngine {
     mem: Box<dyn Memory + Send>,
@@ -109,7 +73,7 @@ pub struct ManyEngine {
     /// Sharing with a portfolio's host threads (`--engine=auto`).
     host: Option<HostShare>,
     num_vars: u32,
-    /// Optimisation: the bound and the costs (`many_opt.rs`); `None` without an objective.
+    /// Optimisation: the bound and the costs (`branch_bound.rs`); `None` without an objective.
     opt: Option<Opt>,
     /// The global words as at the start (for [`Memory::reset`]).
     global_init: Vec<u32>,
@@ -142,7 +106,7 @@ impl Layout {
         let o = &self.opts;
         let k = self.bits(n);
         (
-            portfolio::configure(n, o.learning, o.heuristic, o.seed, k > 0),
+            search_rows::configure(n, o.learning, o.heuristic, o.seed, k > 0),
             split::global_words(&self.candidates[..k], o.split),
         )
     }
@@ -161,7 +125,7 @@ impl Layout {
 /// YASMIN_NARROW gives the rule: no rule tried so far is good enough to be the default.
 /// Measured on qsr 0125 (2.6M variables, 269 MB per search) on an H200: its searches share the
 /// memory system, so each is slower the more run, 27 conflicts/s with 4, 20 with 16, 13 with 32
-/// and 2.3 with the 448 that fit (16 is now its default: many_cuda.rs); 4, 8 and 16 searches
+/// and 2.3 with the 448 that fit (16 is now its default: cuda.rs); 4, 8 and 16 searches
 /// proved it in 26-30 s, 24, 32 and 448 did not in 33-54 s. The rule "after 2 s, count 2 s; under 10 conflicts/s a search, start over
 /// with 16" did not fire on qsr 0125 within 60 s and fired on valves 0007 (optimisation, which
 /// 1,370 searches solve in 15 s), so it is not on.
@@ -266,7 +230,7 @@ impl ManyEngine {
                 Box::new(EmuMemory::new(prog, &geo, cfg, global))
             }
             Backend::Device => {
-                let m = super::many_cuda::CudaMemory::open(prog, &geo, requested, opts.gpu, setup)?;
+                let m = super::cuda::CudaMemory::open(prog, &geo, requested, opts.gpu, setup)?;
                 stats.kernel_image = m.image_origin;
                 stats.gpu_setup = m.setup;
                 Box::new(m)
@@ -276,7 +240,7 @@ impl ManyEngine {
         stats.gpu_searches = mem.searches() as u64;
         let cubes = layout.cubes(mem.searches());
         stats.gpu_cubes = u64::from(cubes);
-        stats.gpu_portfolio = portfolio::describe(mem.searches(), opts.heuristic);
+        stats.gpu_portfolio = search_rows::describe(mem.searches(), opts.heuristic);
         stats.device_mem.state = mem.memory_bytes();
         let mut global_init = setup(mem.searches()).1;
         if let Some(o) = &opt {
@@ -365,7 +329,7 @@ impl ManyEngine {
         let s = &mut self.stats;
         s.gpu_searches = n as u64;
         s.gpu_cubes = u64::from(self.cubes);
-        s.gpu_portfolio = portfolio::describe(n, self.layout.opts.heuristic);
+        s.gpu_portfolio = search_rows::describe(n, self.layout.opts.heuristic);
         s.gpu_narrowed = format!(
             "{from} searches made {rate:.1} conflicts/s each; {n} started over after {:.2}s",
             after.as_secs_f64()
@@ -373,7 +337,7 @@ impl ManyEngine {
         Ok(())
     }
 
-    /// Take bound `b` (see [`Engine::set_bound`] and `many_opt.rs`).
+    /// Take bound `b` (see [`Engine::set_bound`] and `branch_bound.rs`).
     fn bound(&mut self, b: &Bound) -> Result<(), EngineError> {
         let Some(o) = self.opt.as_mut() else {
             return Ok(());
@@ -574,7 +538,7 @@ impl Engine for ManyEngine {
     }
 }
 // `--engine=auto`'s members on further GPUs are built and search on threads of their own, and
-// the one that answers is handed to the caller's thread (`engine::portfolio`).
+// the one that answers is handed to the caller's thread (`portfolio`).
 const _: fn() = || {
     fn send<T: Send>() {}
     send::<ManyEngine>();

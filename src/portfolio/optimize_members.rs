@@ -9,11 +9,11 @@
 
 use super::{Control, MemberEngine, OptRace, Report};
 use crate::engine::cpu::CpuEngine;
-use crate::engine::portfolio::exchange::Port;
-use crate::engine::portfolio::race::{spawn, ExtraGpuBuild};
+use crate::engine::exchange::Port;
 use crate::engine::{Bound, HostOptions, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
+use crate::portfolio::race::{spawn, ExtraGpuBuild};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! still be reported.
 //!
 //! A bound (`engine::Bound`) becomes `admitted`, the largest folded cost it allows
-//! (`many_objective.rs`), and the kernel's `k = admitted + 1`. A tighter bound is written to
+//! (`folded_objective.rs`), and the kernel's `k = admitted + 1`. A tighter bound is written to
 //! device memory between slices, with a new epoch: every search reads it at the start of its
 //! next slice and goes on from where it is (a search already past it gets the conflict there).
 //! A looser one (optN's second phase) cannot keep what the searches learned under the tighter
@@ -13,7 +13,7 @@
 //! from the device) are within the current bound — a search may hold a model found under an
 //! older bound when the host takes it, and that model is then dropped.
 
-use super::many_objective::DeviceObjective;
+use super::folded_objective::DeviceObjective;
 use crate::engine::Bound;
 use crate::ground::Objective;
 

@@ -1,6 +1,6 @@
 //! Learned nogoods shared between the members of a portfolio: the host threads, and the GPU
 //! engine's searches through a [`DeviceLink`] (the host pulls the device's shared nogoods and
-//! pushes the ring's between two time slices, `engine/gpu/many_share.rs`).
+//! pushes the ring's between two time slices, `engine/gpu/host_share.rs`).
 //!
 //! One [`Exchange`] per portfolio holds a ring of the short nogoods members published, each
 //! with a sequence number; every member owns a [`Port`]: an outbox it fills as it learns and

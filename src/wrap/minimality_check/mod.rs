@@ -14,7 +14,7 @@
 
 mod tester;
 
-use super::{Bound, Engine, EngineError, HostOptions, Limits, Stats, Step};
+use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Stats, Step};
 use crate::ground::Minimality;
 use std::time::Instant;
 

@@ -1,14 +1,14 @@
-//! The core-guided member of the optimisation race (`engine/usc.rs` on one of its threads).
+//! The core-guided member of the optimisation race (`wrap/oll.rs` on one of its threads).
 
 use super::{Control, Report};
-use crate::engine::usc::{oll, Ended};
 use crate::engine::{HostOptions, Stats};
+use crate::wrap::oll::{oll, Ended};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// A member optimising by cores (`engine/usc.rs`) in place of the last thread's branch and
+/// A member optimising by cores (`wrap/oll.rs`) in place of the last thread's branch and
 /// bound: the input program (the member grows copies of it) and `--eq`.
 #[derive(Clone)]
 pub struct CoreGuided {
@@ -37,7 +37,7 @@ pub(super) fn make_last_core_guided(hosts: &mut [(HostOptions, &'static str)]) {
     );
 }
 
-/// Thread `i`, optimising by cores (`engine/usc.rs`) with `opts`: its optimum is reported as
+/// Thread `i`, optimising by cores (`wrap/oll.rs`) with `opts`: its optimum is reported as
 /// a model, then as a proof (nothing beats it, so nothing beats a model of the same cost
 /// accepted before); a program without a model is reported as a proof alone. Pokes for new
 /// bounds do not concern it: its search goes on unless the race stops.

@@ -6,7 +6,7 @@
 //! each eliminated atom whose root literal holds in it, sorted; a nogood handed in over atoms is
 //! passed on over their roots' literals (none when it holds `T r` and `F r`), and `fixed` of an eliminated atom is its root's.
 
-use super::{portfolio, Bound, Engine, EngineError, Limits, Stats, Step};
+use crate::engine::{exchange, Bound, Engine, EngineError, Limits, Stats, Step};
 use crate::ground::alias::Aliases;
 use crate::lit::Lit;
 
@@ -65,7 +65,7 @@ impl<E: Engine + ?Sized> Engine for Alias<E> {
         self.inner.set_bound(bound)
     }
 
-    fn share_with_host(&mut self, link: portfolio::exchange::DeviceLink) -> bool {
+    fn share_with_host(&mut self, link: exchange::DeviceLink) -> bool {
         self.inner.share_with_host(link)
     }
 

@@ -4,7 +4,7 @@
 use super::*;
 use crate::engine::cpu::tests::{opts, prog};
 use crate::engine::cpu::CpuEngine;
-use crate::engine::gpu::many::{Backend, ManyEngine};
+use crate::engine::gpu::engine::{Backend, ManyEngine};
 use crate::engine::{DeviceOptions, Heuristic, Learning};
 use lparse::{Minimize, ProgramBuilder, Rule, WLit};
 
@@ -173,7 +173,7 @@ fn the_gpu_member_optimises_with_the_threads_and_alone() {
     }
 }
 
-/// The last of the threads optimising by cores (`engine/usc.rs`): with `opt` the race ends
+/// The last of the threads optimising by cores (`wrap/oll.rs`): with `opt` the race ends
 /// with the optimum of the host engine alone, proved, whichever member finds it first; the
 /// stats name the core-guided thread's row.
 #[test]

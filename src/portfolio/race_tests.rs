@@ -255,8 +255,8 @@ fn emulated_with(
     g: &GroundProgram,
     c: &Completion,
     seed: u64,
-) -> Result<crate::engine::gpu::many::ManyEngine, String> {
-    use crate::engine::gpu::many::{Backend, ManyEngine};
+) -> Result<crate::engine::gpu::engine::ManyEngine, String> {
+    use crate::engine::gpu::engine::{Backend, ManyEngine};
     let opts = crate::engine::DeviceOptions {
         learning: Learning::Res,
         heuristic: Heuristic::Activity,

@@ -1,5 +1,5 @@
 //! The many-searches engine's side of the exchange with a portfolio's host threads
-//! (`engine::portfolio::exchange::DeviceLink`): between two time slices the host pulls the
+//! (`engine::exchange::DeviceLink`): between two time slices the host pulls the
 //! newest nogoods the searches wrote to the device's sharing ring (`kernels/search/share.cuh`)
 //! and offers them to the host threads, and pushes the host threads' nogoods of at most
 //! `SHARE_MAX` literals into the same ring, where every search imports them at its next
@@ -12,9 +12,9 @@
 //! (`SHARE_WORDS` words each), so the exchange costs at most 2 · 32 / 256 = 0.25 bytes a
 //! decision.
 
-use super::many::Memory;
-use super::many_layout::{HOST_SID, SHARE_MAX, SHARE_SLOTS, SHARE_WORDS};
-use crate::engine::portfolio::exchange::DeviceLink;
+use super::layout::{HOST_SID, SHARE_MAX, SHARE_SLOTS, SHARE_WORDS};
+use super::memory::Memory;
+use crate::engine::exchange::DeviceLink;
 use crate::engine::EngineError;
 use crate::lit::Lit;
 
@@ -135,8 +135,8 @@ impl HostShare {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::gpu::many::GLOBAL_READ;
-    use crate::engine::portfolio::exchange::{Exchange, Port};
+    use crate::engine::exchange::{Exchange, Port};
+    use crate::engine::gpu::memory::GLOBAL_READ;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, OnceLock};
 

@@ -22,8 +22,8 @@
 //! further GPUs (`--gpus`) are built from the same completion on threads of their own and
 //! search there as the host threads do (a member number after theirs, the same reports).
 
-use super::exchange::Exchange;
 use super::race::{complete_beside, spawn, ExtraGpuBuild, GpuBuild};
+use crate::engine::exchange::Exchange;
 use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
