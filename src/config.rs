@@ -17,7 +17,9 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub use crate::engine::options::{Configuration, CONFIGURATIONS};
-pub use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, Sums};
+pub use crate::engine::{
+    Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, SolveLimit, Sums,
+};
 pub use crate::output::Quiet;
 
 /// `--help` groups, clingo's.
@@ -325,6 +327,14 @@ pub struct Config {
     /// Random seed for tie-breaking in the heuristics.
     #[arg(long, default_value_t = 1, help_heading = SOLVING)]
     pub seed: u64,
+
+    /// Stop the search after N conflicts or M restarts (clasp's --solve-limit; umax: no limit),
+    /// each search counting its own (each thread of -t, each GPU search; the GPU engine looks
+    /// between its time slices); the run then ends as clingo's: UNKNOWN or SATISFIABLE with the
+    /// models found, `Models : N+`, exit 0 or 10.
+    #[arg(long = "solve-limit", value_name = "N[,M]", default_value = "umax",
+          value_parser = values::solve_limit, help_heading = SOLVING)]
+    pub solve_limit: SolveLimit,
 
     /// Check every model with the independent answer-set checker before printing it.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL",

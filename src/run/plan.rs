@@ -154,7 +154,7 @@ pub fn host_options(
         phase_switch,
         fwd_cut,
         restarts: r.restarts.unwrap_or(RestartPolicy::Luby),
-        limit: crate::engine::SolveLimit::NONE,
+        limit: c.solve_limit,
     })
 }
 
@@ -194,7 +194,7 @@ pub fn device_options(c: &Config) -> DeviceOptions {
         cubes: c.gpu_cubes,
         split: c.gpu_split,
         gpu: 0,
-        limit: crate::engine::SolveLimit::NONE,
+        limit: c.solve_limit,
     }
 }
 
