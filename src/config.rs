@@ -358,6 +358,11 @@ pub struct Config {
     #[arg(long = "out-ifs", value_name = "SEP", value_parser = values::escapes, help_heading = OUTPUT)]
     pub out_ifs: Option<String>,
 
+    /// clingo's --text (the ground program as text, no solving) is refused with a message
+    /// (`Config::try_from_args`): no printer of ground programs as clingo's text is here.
+    #[arg(long, hide = true)]
+    pub text: bool,
+
     /// Print statistics: the problem (rules, atoms, bodies, nogoods) and the search; on
     /// standard error the time and memory of each preparation phase as it ends. N as clingo's:
     /// 0 none, 1 or 2 these.
@@ -432,6 +437,13 @@ impl Config {
         let cmd = Config::command();
         let (args, notes) = spellings::rewrite(args, |flag| takes_value(&cmd, flag));
         let mut config = Config::try_parse_from(args)?;
+        if config.text {
+            return Err(cmd.clone().error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--text (clingo's ground program as text) is not supported; --pre=aspif or \
+                 --pre=smodels prints the ground program",
+            ));
+        }
         config.search_notes = notes;
         Ok(config)
     }

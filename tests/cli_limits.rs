@@ -2,7 +2,7 @@
 //! the result line, `Models : N+`, no `TIME LIMIT` line, the JSON document and the exit code
 //! (clasp's: 0 for `UNKNOWN` without an interrupt, 10 once a model was printed), on the host
 //! engine at one thread and with `-t 2`, the default race, the emulated GPU engine and the race
-//! with it.
+//! with it. Then clingo's `--text`, which is refused here.
 //!
 //! clingo 5.8 is PyPI's, run through `clingo.application.clingo_main`, which returns clingo's
 //! exit code (`python3 -m clingo` always exits 0). The tests fail, not skip, without it.
@@ -476,4 +476,26 @@ fn the_gpu_engine_says_how_it_honours_the_limit() {
         None,
     );
     assert_eq!(warns(&cpu), 0, "{}", cpu.stderr);
+}
+
+#[test]
+fn text_output_is_refused_with_clingos_error_line() {
+    // clingo prints the ground program as text (`p(1).`, `{q(1)}.`, `:~q(1).[1@1,1]`, …) and
+    // exits 0; no printer of that text is here, so the option is a clean error.
+    let file = source(
+        "text.lp",
+        "p(1..2). {q(X)} :- p(X). :- q(1), q(2). #show q/1.",
+    );
+    let theirs = clingo58(&["--text", &file]);
+    assert_eq!(theirs.code, Some(0));
+    assert!(theirs.stdout.contains("{q(1)}."), "{}", theirs.stdout);
+    let ours = yasmin(&["--text", &file], None);
+    assert_eq!(ours.code, Some(1));
+    assert_eq!(ours.stdout, "");
+    let first = ours.stderr.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("*** ERROR: (yasmin-rs): --text") && first.contains("not supported"),
+        "{}",
+        ours.stderr
+    );
 }

@@ -129,6 +129,12 @@ fn solve_limits_parse_as_clasps() {
 }
 
 #[test]
+fn text_output_is_refused() {
+    let e = parse("--text p.lp").unwrap_err();
+    assert!(e.contains("--text") && e.contains("not supported"), "{e}");
+}
+
+#[test]
 fn configurations_are_the_tables_rows() {
     assert_eq!(parse("").unwrap().configuration.name, "auto");
     assert_eq!(
