@@ -17,7 +17,9 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub use crate::engine::options::{Configuration, CONFIGURATIONS};
-pub use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, Sums};
+pub use crate::engine::{
+    Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, SolveLimit, Sums,
+};
 pub use crate::output::Quiet;
 
 /// `--help` groups, clingo's.
@@ -326,6 +328,14 @@ pub struct Config {
     #[arg(long, default_value_t = 1, help_heading = SOLVING)]
     pub seed: u64,
 
+    /// Stop the search after N conflicts or M restarts (clasp's --solve-limit; umax: no limit),
+    /// each search counting its own (each thread of -t, each GPU search; the GPU engine looks
+    /// between its time slices); the run then ends as clingo's: UNKNOWN or SATISFIABLE with the
+    /// models found, `Models : N+`, exit 0 or 10.
+    #[arg(long = "solve-limit", value_name = "N[,M]", default_value = "umax",
+          value_parser = values::solve_limit, help_heading = SOLVING)]
+    pub solve_limit: SolveLimit,
+
     /// Check every model with the independent answer-set checker before printing it.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL",
           help_heading = SOLVING)]
@@ -347,6 +357,11 @@ pub struct Config {
     /// read as escapes, as clingo's --out-ifs).
     #[arg(long = "out-ifs", value_name = "SEP", value_parser = values::escapes, help_heading = OUTPUT)]
     pub out_ifs: Option<String>,
+
+    /// clingo's --text (the ground program as text, no solving) is refused with a message
+    /// (`Config::try_from_args`): no printer of ground programs as clingo's text is here.
+    #[arg(long, hide = true)]
+    pub text: bool,
 
     /// Print statistics: the problem (rules, atoms, bodies, nogoods) and the search; on
     /// standard error the time and memory of each preparation phase as it ends. N as clingo's:
@@ -422,6 +437,13 @@ impl Config {
         let cmd = Config::command();
         let (args, notes) = spellings::rewrite(args, |flag| takes_value(&cmd, flag));
         let mut config = Config::try_parse_from(args)?;
+        if config.text {
+            return Err(cmd.clone().error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--text (clingo's ground program as text) is not supported; --pre=aspif or \
+                 --pre=smodels prints the ground program",
+            ));
+        }
         config.search_notes = notes;
         Ok(config)
     }

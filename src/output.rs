@@ -115,6 +115,9 @@ pub enum Outcome {
     TimeLimit,
     /// Interrupted by a signal (Ctrl-C).
     Interrupted,
+    /// The solve limit (`--solve-limit`) was reached. clasp marks it nowhere: the output and
+    /// the exit code are those of `Enough` (`Models : N+`, no `TIME LIMIT` line, no +1).
+    SolveLimit,
 }
 
 /// Optimisation's part of the final block (a run with an objective and a model).
@@ -182,7 +185,8 @@ impl Summary<'_> {
         self.opt.as_ref().filter(|_| self.models > 0)
     }
     /// clasp's exit code: 10 = a model was found, +20 = the space was exhausted, +1 = stopped
-    /// early by a time limit or a signal (so 0 never appears after a finished search).
+    /// early by a time limit or a signal (so 0 appears only when the solve limit stopped the
+    /// search before a model, as clasp's `UNKNOWN` without an interrupt).
     pub fn exit_code(&self) -> i32 {
         let mut code = 0;
         if self.models > 0 {
@@ -190,7 +194,7 @@ impl Summary<'_> {
         }
         match self.outcome {
             Outcome::Exhausted => code += 20,
-            Outcome::Enough => {}
+            Outcome::Enough | Outcome::SolveLimit => {}
             Outcome::TimeLimit | Outcome::Interrupted => code += 1,
         }
         code

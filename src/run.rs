@@ -165,6 +165,18 @@ pub fn run_to<W: Write>(
             Err(_) => {} // --engine=gpu: the engine's build reports it
         }
     }
+    let gpu_searches = matches!(
+        plan.kind,
+        EngineKind::Auto | EngineKind::Gpu | EngineKind::Emu
+    );
+    if gpu_searches && !config.solve_limit.is_none() && config.verbose >= 1 {
+        eprintln!(
+            "*** Warn : (yasmin-rs): --solve-limit: the GPU engine looks at its searches' \
+             conflicts and restarts between time slices (2 to 100 ms): it stops when one search \
+             has reached the limit, which its searches may have passed by then (the host \
+             engine stops at it)"
+        );
+    }
     let format = Format::from_outf(config.outf);
     let mut printer = Printer::new(
         io::BufWriter::new(crate::output::Muted::new(out, config.outf == 3)),

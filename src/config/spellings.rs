@@ -14,7 +14,8 @@
 //! Invariant: only options whose effect is on the search (signs, randomisation, restarts,
 //! preprocessing of the ground program, the portfolio preset, the decision heuristic, the
 //! optimisation tactic) are dropped or mapped; an option that changes the answers or the output
-//! (such as `--solve-limit` or `--text`) is not, and stays an error until it is implemented.
+//! (such as `--text`, refused with its own message by `Config::try_from_args`) is not, and
+//! stays an error until it is implemented.
 
 use std::ffi::OsString;
 

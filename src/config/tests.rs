@@ -107,6 +107,34 @@ fn a_fractional_time_limit_is_rejected_as_clingo_does() {
 }
 
 #[test]
+fn solve_limits_parse_as_clasps() {
+    let limit = |args: &str| parse(args).map(|c| c.solve_limit);
+    let l = |conflicts, restarts| SolveLimit {
+        conflicts,
+        restarts,
+    };
+    assert_eq!(limit(""), Ok(SolveLimit::NONE));
+    assert_eq!(limit("--solve-limit=100"), Ok(l(Some(100), None)));
+    assert_eq!(limit("--solve-limit 100,3"), Ok(l(Some(100), Some(3))));
+    assert_eq!(limit("--solve-limit=umax,0"), Ok(l(None, Some(0))));
+    assert_eq!(limit("--solve-limit=-1,4294967295"), Ok(SolveLimit::NONE));
+    for bad in ["100,", ",3", "1,2,3", "-2", "4294967296", "UMAX", "1.5"] {
+        assert!(limit(&format!("--solve-limit={bad}")).is_err(), "{bad}");
+    }
+    let reached = l(Some(10), Some(2));
+    assert!(!reached.reached(9, 1));
+    assert!(reached.reached(10, 0) && reached.reached(0, 2));
+    assert_eq!(reached.after(4, 5), l(Some(6), Some(0)));
+    assert_eq!(SolveLimit::NONE.after(4, 5), SolveLimit::NONE);
+}
+
+#[test]
+fn text_output_is_refused() {
+    let e = parse("--text p.lp").unwrap_err();
+    assert!(e.contains("--text") && e.contains("not supported"), "{e}");
+}
+
+#[test]
 fn configurations_are_the_tables_rows() {
     assert_eq!(parse("").unwrap().configuration.name, "auto");
     assert_eq!(

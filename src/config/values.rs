@@ -1,7 +1,7 @@
 //! The command line's names for the engines' choices: each value of an engine enum (in
 //! `engine::options`) with its name, its help line and whether `--help` shows it, the way
 //! clap's `ValueEnum` wants them; plus the parsers of the options whose values are not a plain
-//! name (`--save-progress`, `--opt-mode`, `-q`, `-c`, `--configuration`).
+//! name (`--save-progress`, `--opt-mode`, `--solve-limit`, `-q`, `-c`, `--configuration`).
 //!
 //! Invariant: the engines never see these names; a value that only tests use is hidden, never
 //! absent (it still parses).
@@ -10,7 +10,9 @@ use super::{
     EngineKind, EnumMode, Mode, OptKind, OptMode, OptStrategy, Pre, ProjectArg, Projection,
 };
 use crate::engine::options::{self, Configuration};
-use crate::engine::{Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, Sums};
+use crate::engine::{
+    Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, SolveLimit, Sums,
+};
 use crate::output::Quiet;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
@@ -117,6 +119,29 @@ pub fn threads(s: &str) -> Result<u32, String> {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),
         _ => Err(format!("'{n}' is not a number of threads in 1..=1024")),
     }
+}
+
+/// `--solve-limit=N[,M]`, as clasp reads it: N conflicts, M restarts (unsigned 32-bit numbers;
+/// `umax`, `-1` and 4294967295 are no limit; M left out is none).
+pub fn solve_limit(s: &str) -> Result<SolveLimit, String> {
+    let count = |part: &str| match part {
+        "umax" | "-1" => Ok(None),
+        p => match p.parse::<u32>() {
+            Ok(u32::MAX) => Ok(None),
+            Ok(n) => Ok(Some(u64::from(n))),
+            Err(_) => Err(format!(
+                "'{s}' is not <n>[,<m>]: conflicts and restarts, each a number or umax"
+            )),
+        },
+    };
+    let (conflicts, restarts) = match s.split_once(',') {
+        Some((n, m)) => (count(n)?, count(m)?),
+        None => (count(s)?, None),
+    };
+    Ok(SolveLimit {
+        conflicts,
+        restarts,
+    })
 }
 
 /// `--opt-mode=opt|optN|enum|ignore[,BOUND...]`.

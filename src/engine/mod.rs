@@ -14,7 +14,7 @@ pub mod stats;
 
 pub use options::{
     Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
-    Sums,
+    SolveLimit, Sums,
 };
 pub use stats::Stats;
 
@@ -37,6 +37,9 @@ pub enum Step {
     Exhausted,
     /// Stopped by the time limit or an interrupt before the space was exhausted.
     Stopped,
+    /// The engine's solve limit (`SolveLimit`: conflicts or restarts, `--solve-limit`) was
+    /// reached before the space was exhausted.
+    Limit,
 }
 
 /// When to give up: a deadline and a flag set by the Ctrl-C handler.

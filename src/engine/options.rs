@@ -86,7 +86,45 @@ pub enum SaveProgress {
     Over(u32),
 }
 
-/// The host engine's options (`engine/cpu`, and the host member of `engine/race.rs`).
+/// `--solve-limit=N[,M]`, clasp's: a search gives up once it has had `conflicts` conflicts or
+/// `restarts` restarts since the solve began (`None`: no limit), and ends with
+/// `Step::Limit`. Each search counts its own, as each of clasp's threads does: a host thread of
+/// a portfolio, one GPU search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveLimit {
+    pub conflicts: Option<u64>,
+    pub restarts: Option<u64>,
+}
+
+impl SolveLimit {
+    /// No limit (clasp's `umax,umax`).
+    pub const NONE: SolveLimit = SolveLimit {
+        conflicts: None,
+        restarts: None,
+    };
+
+    pub fn is_none(&self) -> bool {
+        *self == SolveLimit::NONE
+    }
+
+    /// A search that has had `conflicts` conflicts and `restarts` restarts has reached it.
+    #[inline]
+    pub fn reached(&self, conflicts: u64, restarts: u64) -> bool {
+        self.conflicts.is_some_and(|n| conflicts >= n)
+            || self.restarts.is_some_and(|m| restarts >= m)
+    }
+
+    /// What is left of it after `conflicts` and `restarts`: the limit of a search that goes on
+    /// where another stopped (core-guided optimisation builds its engine anew).
+    pub fn after(&self, conflicts: u64, restarts: u64) -> SolveLimit {
+        SolveLimit {
+            conflicts: self.conflicts.map(|n| n.saturating_sub(conflicts)),
+            restarts: self.restarts.map(|m| m.saturating_sub(restarts)),
+        }
+    }
+}
+
+/// The host engine's options (`engine/cpu`, and the host members of `portfolio/race.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HostOptions {
     pub learning: Learning,
@@ -103,6 +141,8 @@ pub struct HostOptions {
     /// `Learning::Fwd`: the nogood a conflict teaches (`Decisions` under `Res`).
     pub fwd_cut: FwdCut,
     pub restarts: RestartPolicy,
+    /// `--solve-limit`: when the search gives up.
+    pub limit: SolveLimit,
 }
 
 /// The device engine's options (`engine/gpu`): it decides on rules, learns the paper's decision
@@ -124,6 +164,8 @@ pub struct DeviceOptions {
     /// The GPU it runs on (CUDA's number among the visible ones; 0 unless `--engine=auto`
     /// spreads its GPU members over several).
     pub gpu: u32,
+    /// `--solve-limit`, looked at between time slices (`engine/gpu/engine.rs`).
+    pub limit: SolveLimit,
 }
 
 impl DeviceOptions {
@@ -141,6 +183,7 @@ impl DeviceOptions {
             phase_switch: None,
             fwd_cut: FwdCut::Decisions,
             restarts: RestartPolicy::Luby,
+            limit: self.limit,
         }
     }
 }

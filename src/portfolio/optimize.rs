@@ -1,7 +1,8 @@
 //! Optimisation on `-t k` host threads: every thread runs branch and bound on its own (a row of
 //! `rows` each), and the best cost any of them found bounds them all — clasp's parallel
 //! optimisation. The caller (`run/enumerate.rs`) sees one engine: each model it gets is better
-//! than the one before, and `Exhausted` once a thread proved that nothing beats the last one.
+//! than the one before, and `Exhausted` once a thread proved that nothing beats the last one
+//! (or `Limit` once one reached its solve limit: every member stops then, as clasp's threads).
 //!
 //! Invariant: no thread searches before the caller's first call, so a bound given before it
 //! (`--opt-mode=opt,B`) holds for every model reported; the bound a thread searches under is
@@ -59,6 +60,9 @@ enum Report {
     Model(u32, Model, Vec<i64>),
     /// Thread `i` proved that no model beats its bound.
     Exhausted(u32),
+    /// A member reached its solve limit (`--solve-limit`): the race ends, as clasp's threads
+    /// stop when one of them reaches it.
+    Limit,
     /// Thread `i` stopped for good; its engine (`None`: not built, or the core-guided member).
     Done(u32, Option<MemberEngine>),
     /// The core-guided member's counters (its engines are its own), sent before `Done`.
@@ -450,6 +454,11 @@ impl OptRace {
                     self.finish(i);
                     return Step::Exhausted;
                 }
+                Ok(Report::Limit) => {
+                    self.gpu_leave();
+                    self.stop_all(None);
+                    return Step::Limit;
+                }
                 Ok(Report::Counts(s)) => {
                     self.done.add_counts(&s);
                     continue;
@@ -504,6 +513,11 @@ impl OptRace {
                 Some(Step::Exhausted)
             }
             Ok(Step::Stopped) => None,
+            Ok(Step::Limit) => {
+                self.gpu_leave();
+                self.stop_all(None);
+                Some(Step::Limit)
+            }
             Err(e) => {
                 eprintln!(
                     "*** Warn : (yasmin-rs): the GPU engine failed ({e}); the CPU engine goes on"

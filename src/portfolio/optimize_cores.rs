@@ -68,6 +68,9 @@ pub(super) fn core_member(
             Ok(Ended::NoModel) => {
                 let _ = tx.send(Report::Exhausted(i));
             }
+            Ok(Ended::Limit) => {
+                let _ = tx.send(Report::Limit);
+            }
             Ok(Ended::Stopped | Ended::HeadCycle) => {}
             Err(e) => eprintln!("*** Warn : (yasmin-rs): the core-guided thread failed ({e})"),
         }

@@ -118,6 +118,10 @@ fn search(
                 let _ = tx.send(Report::Exhausted(i));
                 break;
             }
+            Step::Limit => {
+                let _ = tx.send(Report::Limit);
+                break;
+            }
             Step::Stopped => {}
         }
     }

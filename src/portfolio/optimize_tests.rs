@@ -44,6 +44,7 @@ fn device_opts(searches: u32, seed: u64) -> DeviceOptions {
         cubes: None,
         split: 1000,
         gpu: 0,
+        limit: crate::engine::SolveLimit::NONE,
     }
 }
 
@@ -86,7 +87,7 @@ fn optimise(e: &mut dyn Engine) -> (Vec<Vec<i64>>, Vec<Vec<u32>>) {
                 e.set_bound(&b).unwrap();
             }
             Step::Exhausted => break,
-            Step::Stopped => panic!("stopped"),
+            Step::Stopped | Step::Limit => panic!("stopped"),
         }
     }
     let best = costs.last().cloned().unwrap();
@@ -265,7 +266,7 @@ fn optimum(e: &mut dyn Engine) -> Option<Vec<i64>> {
                 last = Some(costs);
             }
             Step::Exhausted => return last,
-            Step::Stopped => panic!("stopped"),
+            Step::Stopped | Step::Limit => panic!("stopped"),
         }
     }
 }

@@ -14,8 +14,8 @@
 //! (each with its own seed) and sharing through the same exchange; whichever member claims
 //! first answers.
 //!
-//! Invariant: every answer the race gives is one member's answer — a model one member found, or
-//! one member's proof that none exists — and the first member to claim an answer is the only one
+//! Invariant: every answer the race gives is one member's answer — a model one member found,
+//! one member's proof that none exists, or one member's solve limit reached — and the first member to claim an answer is the only one
 //! heard; after the first answer the race is that member alone, so later calls continue its
 //! search (its blocking nogoods in place, its sharing ended) and models stay pairwise distinct.
 
@@ -282,8 +282,7 @@ impl Race {
             progress: limits.progress.clone(),
         };
         let on_gpu = gpu.as_mut().map(|g| g.next_model(&member_limits));
-        if matches!(on_gpu, Some(Ok(Step::Model(_) | Step::Exhausted))) && claim(&self.claimed, GPU)
-        {
+        if matches!(&on_gpu, Some(Ok(step)) if answers(step)) && claim(&self.claimed, GPU) {
             self.stop.store(true, Ordering::Relaxed);
         }
         if let Some(Err(e)) = &on_gpu {
@@ -494,10 +493,16 @@ fn member(
     } else {
         engine.next_model(&limits).unwrap_or(Step::Stopped)
     };
-    if matches!(step, Step::Model(_) | Step::Exhausted) && claim(&claimed, HOST + i) {
+    if answers(&step) && claim(&claimed, HOST + i) {
         stop.store(true, Ordering::Relaxed);
     }
     let _ = tx.send((i, Some(engine), step));
+}
+
+/// Whether a member's `step` ends the race: a model, a proof that there is none, or its solve
+/// limit reached (clasp's threads each count theirs, and the first to reach it stops them all).
+fn answers(step: &Step) -> bool {
+    matches!(step, Step::Model(_) | Step::Exhausted | Step::Limit)
 }
 
 /// Claim the answer for `who`; false when another member claimed it first.

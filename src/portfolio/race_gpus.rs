@@ -7,7 +7,7 @@
 //! when the build failed), after its claim if it claimed, so the race waits for the claimer's
 //! message without a limit and for the others' at most [`GPU_STOP_WAIT`].
 
-use super::{claim, spawn, DeviceLink, Race};
+use super::{answers, claim, spawn, DeviceLink, Race};
 use crate::engine::{Engine, Limits, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
@@ -74,9 +74,7 @@ impl Race {
                     eprintln!("*** Warn : (yasmin-rs): the GPU engine on GPU {k} failed ({e})");
                     Step::Stopped
                 });
-                if matches!(step, Step::Model(_) | Step::Exhausted)
-                    && claim(&claimed, EXTRA_GPU + k)
-                {
+                if answers(&step) && claim(&claimed, EXTRA_GPU + k) {
                     stop.store(true, Ordering::Relaxed);
                 }
                 let _ = tx.send((k, Some(engine), step));

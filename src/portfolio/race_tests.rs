@@ -186,7 +186,7 @@ fn host_threads_enumerate_every_model_once() {
             match r.next_model(&limits).unwrap() {
                 Step::Model(m) => assert!(seen.insert(m.atoms), "a model repeated"),
                 Step::Exhausted => break,
-                Step::Stopped => panic!("stopped without limits"),
+                Step::Stopped | Step::Limit => panic!("stopped without limits"),
             }
         }
         assert_eq!(seen.len(), 7, "{k} threads");
@@ -266,6 +266,7 @@ fn emulated_with(
         cubes: None,
         split: 1000,
         gpu: 0,
+        limit: crate::engine::SolveLimit::NONE,
     };
     ManyEngine::new(g, c, opts, Backend::Emulated).map_err(|e| e.to_string())
 }
@@ -416,7 +417,7 @@ fn several_emulated_gpus_prove_and_enumerate_with_the_host_threads() {
             match r.next_model(&Limits::none()).unwrap() {
                 Step::Model(m) => models.push(m.atoms),
                 Step::Exhausted => break,
-                Step::Stopped => panic!("stopped without a limit"),
+                Step::Stopped | Step::Limit => panic!("stopped without a limit"),
             }
         }
         models.sort();

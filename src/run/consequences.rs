@@ -75,6 +75,7 @@ pub fn consequences<W: Write>(
                 break Outcome::Interrupted
             }
             Step::Stopped => break Outcome::TimeLimit,
+            Step::Limit => break Outcome::SolveLimit,
         };
         if let Some(Err(v)) = checker.map(|c| c.check(&model.atoms)) {
             return Err(Failure::new(

@@ -9,7 +9,7 @@
 //! with an objective, the costs the engine reports for it equal the costs the checker computes
 //! from the program; a rejected model ends the loop with an internal-error [`Failure`] (exit
 //! 70) before anything of it is printed. `Step::Stopped` is told apart by the interrupt flag:
-//! set = Ctrl-C, otherwise the deadline.
+//! set = Ctrl-C, otherwise the deadline; `Step::Limit` is the solve limit's (`--solve-limit`).
 
 use super::{engine_failure, exit, output_failure, Failure};
 use crate::check::Checker;
@@ -174,6 +174,7 @@ pub fn enumerate<W: Write>(
                 break Outcome::Interrupted
             }
             Step::Stopped => break Outcome::TimeLimit,
+            Step::Limit => break Outcome::SolveLimit,
         }
     };
     if let (Some(kind), Some(costs)) = (kind, last_costs) {

@@ -154,6 +154,7 @@ pub fn host_options(
         phase_switch,
         fwd_cut,
         restarts: r.restarts.unwrap_or(RestartPolicy::Luby),
+        limit: c.solve_limit,
     })
 }
 
@@ -193,6 +194,7 @@ pub fn device_options(c: &Config) -> DeviceOptions {
         cubes: c.gpu_cubes,
         split: c.gpu_split,
         gpu: 0,
+        limit: c.solve_limit,
     }
 }
 

@@ -56,6 +56,10 @@ pub fn solve<W: Write>(
             found.outcome = stopped();
             return Ok(Some((found, stats)));
         }
+        Ended::Limit => {
+            found.outcome = Outcome::SolveLimit;
+            return Ok(Some((found, stats)));
+        }
         Ended::Optimum(model, costs, optimal) => (model, costs, optimal),
     };
     let print = |printer: &mut Printer<W>,
@@ -110,6 +114,10 @@ pub fn solve<W: Write>(
                 (Step::Exhausted, _) => break,
                 (Step::Stopped, _) => {
                     found.outcome = stopped();
+                    break;
+                }
+                (Step::Limit, _) => {
+                    found.outcome = Outcome::SolveLimit;
                     break;
                 }
             }

@@ -50,6 +50,9 @@ pub enum Ended {
     NoModel,
     /// Stopped (deadline or interrupt) before the optimum.
     Stopped,
+    /// The solve limit (`HostOptions::limit`) was reached before the optimum: the conflicts
+    /// and restarts of every engine built, summed, as one solver's.
+    Limit,
     /// A disjunctive program with a head cycle: its minimality check wraps the engine, which
     /// then takes no assumptions; nothing was searched.
     HeadCycle,
@@ -76,7 +79,7 @@ impl std::fmt::Debug for Optimal {
 
 impl Optimal {
     /// The next optimal model (the input's atoms) and its costs, `Exhausted` when no other is
-    /// left (the search ends with a core then), or `Stopped`.
+    /// left (the search ends with a core then), `Stopped` or `Limit`.
     pub fn next_model(&mut self, limits: &Limits) -> Result<(Step, Option<Vec<i64>>), EngineError> {
         match self.engine.next_model(limits)? {
             Step::Model(m) => {
@@ -267,6 +270,11 @@ pub fn oll(
             if !go_on() {
                 return Ok(Ended::Stopped);
             }
+            // Each engine built goes on where the last one stopped, against one solve limit.
+            let opts = HostOptions {
+                limit: opts.limit.after(stats.conflicts, stats.restarts),
+                ..opts
+            };
             let (mut engine, aliases) = match build_within(Arc::clone(&grown), eq, opts, &go_on)? {
                 Build::Built(built) => built,
                 Build::Stopped => return Ok(Ended::Stopped),
@@ -320,6 +328,10 @@ pub fn oll(
                         stats.add_counts(engine.stats());
                         return Ok(Ended::Stopped);
                     }
+                    Step::Limit => {
+                        stats.add_counts(engine.stats());
+                        return Ok(Ended::Limit);
+                    }
                     Step::Exhausted => {
                         // The softs of this level in the core (the finished levels' are given).
                         let Some(mut members) =
@@ -348,6 +360,10 @@ pub fn oll(
                                 Step::Stopped => {
                                     stats.add_counts(engine.stats());
                                     return Ok(Ended::Stopped);
+                                }
+                                Step::Limit => {
+                                    stats.add_counts(engine.stats());
+                                    return Ok(Ended::Limit);
                                 }
                                 Step::Model(_) => {
                                     return Err(EngineError::Internal(

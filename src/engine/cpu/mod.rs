@@ -31,6 +31,10 @@
 //! - **Enumeration**: after a model, a permanent blocking nogood over its atoms assigned above
 //!   level 0 excludes exactly that model (level-0 literals hold in every later model), so
 //!   models never repeat and enumeration ends with `Exhausted`.
+//! - **Solve limit** (`HostOptions::limit`): once the engine has had that many conflicts or
+//!   restarts since it was built, every search ends with `Step::Limit` — after the analysis of
+//!   the conflict that reached it, else at the next fixpoint of propagation — before any
+//!   further decision or model.
 
 mod assign;
 mod assume;
@@ -298,6 +302,10 @@ impl CpuEngine {
                 }
                 self.scores.decay();
                 self.reduce_if_due();
+                // `--solve-limit` (below too): conflicts in a row reach no fixpoint between.
+                if self.limit_reached() {
+                    return Step::Limit;
+                }
                 if self.tick(limits) {
                     return Step::Stopped;
                 }
@@ -305,6 +313,11 @@ impl CpuEngine {
             }
             if self.unsat {
                 continue;
+            }
+            // `--solve-limit`, at a fixpoint: a conflict at level 0 still proves no model (as
+            // clasp's), and a limit of 0 conflicts decides nothing.
+            if self.limit_reached() {
+                return Step::Limit;
             }
             if let Some(ng) = self.pending.pop() {
                 match self.integrate(&ng, Kind::Permanent, 0) {
@@ -516,6 +529,13 @@ impl CpuEngine {
                 self.unsat = true; // two permanent units disagree: no model is left
             }
         }
+    }
+
+    /// `--solve-limit` (`HostOptions::limit`): the conflicts or restarts so far reach it.
+    #[inline]
+    fn limit_reached(&self) -> bool {
+        let s = &self.stats;
+        self.opts.limit.reached(s.conflicts, s.restarts)
     }
 
     /// Count conflicts and decisions; true when the limits say stop.

@@ -32,6 +32,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> HostOptions 
         phase_switch: None,
         fwd_cut: crate::engine::FwdCut::Decisions,
         restarts: crate::engine::RestartPolicy::Luby,
+        limit: crate::engine::SolveLimit::NONE,
     }
 }
 
@@ -77,7 +78,7 @@ pub fn all_models(e: &mut CpuEngine) -> Vec<Vec<u32>> {
         {
             Step::Model(m) => out.push(m.atoms),
             Step::Exhausted => return out,
-            Step::Stopped => panic!("stopped without a limit"),
+            Step::Stopped | Step::Limit => panic!("stopped without a limit"),
         }
         assert!(out.len() <= 1 << 16, "enumeration does not terminate");
     }
@@ -230,6 +231,45 @@ fn pigeonhole_is_unsat_and_stop_is_honoured() {
         .store(true, std::sync::atomic::Ordering::Relaxed);
     assert_eq!(e.next_model(&limits).unwrap(), Step::Stopped);
     assert!(e.stats().conflicts + e.stats().decisions >= LIMIT_CHECK_EVERY);
+}
+
+#[test]
+fn the_solve_limit_stops_the_search_at_its_conflicts_or_restarts() {
+    use crate::engine::SolveLimit;
+    let mut rules = Vec::new();
+    pigeons(&mut rules, 0, 10, 9, &|_| None);
+    let p = prog(rules);
+    let limited = |conflicts, restarts| HostOptions {
+        limit: SolveLimit {
+            conflicts,
+            restarts,
+        },
+        ..opts(Learning::Res, Heuristic::Activity, 1)
+    };
+    for n in [0, 1, 37, 500] {
+        let mut e = engine_for(&p, limited(Some(n), None));
+        assert_eq!(e.next_model(&Limits::none()).unwrap(), Step::Limit);
+        assert_eq!(e.stats().conflicts, n, "the limit is {n} conflicts");
+        // Reached once, it holds for every later search.
+        assert_eq!(e.next_model(&Limits::none()).unwrap(), Step::Limit);
+        assert_eq!(e.stats().conflicts, n);
+    }
+    let mut e = engine_for(&p, limited(None, Some(2)));
+    assert_eq!(e.next_model(&Limits::none()).unwrap(), Step::Limit);
+    assert_eq!(e.stats().restarts, 2);
+    // A program without a model is still proved so when propagation alone shows it (the
+    // empty body of `:- .` here), whatever the limit.
+    let mut e = engine_for(&prog(vec![normal(0, &[])]), limited(Some(0), Some(0)));
+    assert_eq!(e.next_model(&Limits::none()).unwrap(), Step::Exhausted);
+    // Models before the limit are reported; the limit then ends the enumeration.
+    let free = prog((1..=12).map(|a| choice(&[a], &[])).collect());
+    let mut e = engine_for(&free, limited(Some(3), None));
+    let mut models = 0;
+    while let Step::Model(_) = e.next_model(&Limits::none()).unwrap() {
+        models += 1;
+    }
+    assert!(models > 0 && models < 1 << 12, "{models} models");
+    assert_eq!(e.stats().conflicts, 3);
 }
 
 /// 230 free atoms decided first (their scores are raised), then pigeons whose placement is

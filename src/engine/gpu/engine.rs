@@ -274,6 +274,21 @@ impl ManyEngine {
         })
     }
 
+    /// `--solve-limit` (`DeviceOptions::limit`): whether one search has had its conflicts or
+    /// restarts (each search counts its own, as each of clasp's threads). Looked at between
+    /// slices, so the searches may pass it by up to a slice; the counters are read for it only
+    /// when there is a limit.
+    fn limit_reached(&mut self) -> Result<bool, EngineError> {
+        let limit = self.layout.opts.limit;
+        if limit.is_none() {
+            return Ok(false);
+        }
+        let ctr = self.mem.counters()?;
+        Ok(ctr
+            .chunks(C_WORDS)
+            .any(|w| limit.reached(w[c::CONFLICTS], w[c::RESTARTS])))
+    }
+
     /// The conflicts of every search so far.
     fn conflicts_now(&mut self) -> Result<u64, EngineError> {
         Ok(column(&self.mem.counters()?, c::CONFLICTS))
@@ -419,6 +434,9 @@ impl ManyEngine {
             }
             if limits.reached() {
                 return Ok(Step::Stopped);
+            }
+            if self.limit_reached()? {
+                return Ok(Step::Limit);
             }
             // A slice never runs past the deadline (searches check the clock inside
             // propagation too).

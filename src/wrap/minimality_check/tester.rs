@@ -62,7 +62,12 @@ impl Tester {
         let n = num_atoms as usize + 1;
         Tester {
             m,
-            opts,
+            // A candidate's check is not the solve's search: the solve limit is the inner
+            // engine's alone.
+            opts: HostOptions {
+                limit: crate::engine::SolveLimit::NONE,
+                ..opts
+            },
             in_m: vec![false; n],
             x: vec![0; n],
             rules_of,
@@ -112,7 +117,7 @@ impl Tester {
                 Verdict::Unfounded(u)
             }
             Ok(Step::Exhausted) => Verdict::Minimal,
-            Ok(Step::Stopped) | Err(_) => Verdict::Stopped,
+            Ok(Step::Stopped | Step::Limit) | Err(_) => Verdict::Stopped,
         }
     }
 

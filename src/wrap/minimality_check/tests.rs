@@ -115,7 +115,7 @@ fn enumerate(e: &mut dyn Engine) -> Vec<Vec<u32>> {
         match e.next_model(&Limits::none()).unwrap() {
             Step::Model(m) => out.push(m.atoms),
             Step::Exhausted => return out,
-            Step::Stopped => panic!("stopped without a limit"),
+            Step::Stopped | Step::Limit => panic!("stopped without a limit"),
         }
         assert!(out.len() < 1 << 10, "enumeration does not terminate");
     }
