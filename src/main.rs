@@ -99,6 +99,7 @@ fn main() {
     if let Err(e) = handler {
         eprintln!("*** Warn : (yasmin-rs): cannot install the Ctrl-C handler: {e}");
     }
+    let _ = yasmin_rs::run::AFTER_SUMMARY.set(|code| leave(code, true));
     let code = match run(&config, interrupt, start) {
         Ok(code) => code,
         Err(e) => {

@@ -84,6 +84,59 @@ impl Limits {
     }
 }
 
+/// How often a search loop looks at its [`Limits`]: every `stride` events (conflicts and
+/// decisions), the stride adapting so that the looks come about every [`Looks::EVERY`] whatever
+/// an event costs (a microsecond on a small program, several milliseconds on one of millions
+/// of rules, where a fixed count of events let `--time-limit` run over by a second).
+///
+/// Invariant: `stride` stays in `1..=MAX_STRIDE`; it doubles after a gap below half of
+/// `EVERY` and halves after one above twice `EVERY`, so a look is never more than about
+/// `2 * EVERY` plus one event's time late once the stride has settled.
+#[derive(Debug)]
+pub struct Looks {
+    events: u64,
+    stride: u64,
+    last: Instant,
+}
+
+impl Looks {
+    pub const EVERY: std::time::Duration = std::time::Duration::from_millis(10);
+    const MAX_STRIDE: u64 = 1 << 14;
+
+    pub fn new() -> Self {
+        Looks {
+            events: 0,
+            stride: 1,
+            last: Instant::now(),
+        }
+    }
+
+    /// Count one event; true when it is time to look at the limits.
+    #[inline]
+    pub fn due(&mut self) -> bool {
+        self.events += 1;
+        if self.events < self.stride {
+            return false;
+        }
+        self.events = 0;
+        let now = Instant::now();
+        let gap = now - self.last;
+        self.last = now;
+        if gap < Self::EVERY / 2 {
+            self.stride = (self.stride * 2).min(Self::MAX_STRIDE);
+        } else if gap > Self::EVERY * 2 {
+            self.stride = (self.stride / 2).max(1);
+        }
+        true
+    }
+}
+
+impl Default for Looks {
+    fn default() -> Self {
+        Looks::new()
+    }
+}
+
 /// An error that ends the search abnormally (never UNSAT, which is `Step::Exhausted`).
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -169,3 +222,28 @@ pub trait Engine {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Looks;
+    use std::time::Duration;
+
+    #[test]
+    fn looks_come_about_every_ten_milliseconds_whatever_an_event_costs() {
+        // Cheap events: the stride grows to its cap, so looking costs next to nothing.
+        let mut l = Looks::new();
+        let looks = (0..1_000_000).filter(|_| l.due()).count();
+        assert_eq!(l.stride, Looks::MAX_STRIDE);
+        assert!(looks < 1_000, "{looks} looks in a tight loop");
+        // Dear events (25 ms each): it falls back to 1, a look after every event.
+        for _ in 0..16 {
+            std::thread::sleep(Duration::from_millis(25));
+            l.events = l.stride - 1; // as if the stride's events had all been dear
+            assert!(l.due());
+        }
+        assert_eq!(l.stride, 1);
+        std::thread::sleep(Duration::from_millis(25));
+        assert!(l.due(), "with a stride of 1 every event is a look");
+    }
+}
+

@@ -28,9 +28,10 @@
 //! - **Answer sets** (`unfounded`): for a non-tight program a total assignment is reported only
 //!   when no true atom of a cyclic component is unfounded; otherwise loop nogoods (violated by
 //!   the assignment) are added and the search goes on as after a conflict.
-//! - **Enumeration**: after a model, a permanent blocking nogood over its atoms assigned above
-//!   level 0 excludes exactly that model (level-0 literals hold in every later model), so
-//!   models never repeat and enumeration ends with `Exhausted`.
+//! - **Enumeration**: after a model, either its last decision is flipped (`enum_bt.rs`, plain
+//!   enumeration once `Engine::enumerate_by_backtracking` was asked) or a permanent blocking
+//!   nogood excludes exactly that model (over its atoms assigned above level 0, every atom's
+//!   literal under a bound), so models never repeat and enumeration ends with `Exhausted`.
 //! - **Solve limit** (`HostOptions::limit`): once the engine has had that many conflicts or
 //!   restarts since it was built, every search ends with `Step::Limit` — after the analysis of
 //!   the conflict that reached it, else at the next fixpoint of propagation — before any
@@ -88,8 +89,6 @@ use crate::lit::{Lit, Var};
 use crate::nogoods::Completion;
 use std::time::Instant;
 
-/// Check the limits every this many conflicts plus decisions.
-const LIMIT_CHECK_EVERY: u64 = 1000;
 /// An atom's bump reaches the bodies of at most this many of its rules.
 const BUMP_RULES: usize = 4;
 
@@ -154,7 +153,8 @@ pub struct CpuEngine {
     parked: Vec<(u32, Var)>,
     /// Complete-assignment scans variables upwards from here (lowered on backtracking).
     cursor: Var,
-    ticks: u64,
+    /// When the search loop looks at its limits.
+    looks: crate::engine::Looks,
     /// Deepest decision level reached (tests and diagnostics).
     max_level: u32,
     stats: Stats,
@@ -244,7 +244,7 @@ impl CpuEngine {
             unsat: db.has_empty,
             parked: Vec::new(),
             cursor: 1,
-            ticks: 0,
+            looks: crate::engine::Looks::new(),
             max_level: 0,
             stats: Stats::default(),
             seen: vec![false; num_vars],
@@ -540,8 +540,7 @@ impl CpuEngine {
 
     /// Count conflicts and decisions; true when the limits say stop.
     fn tick(&mut self, limits: &Limits) -> bool {
-        self.ticks += 1;
-        if self.ticks % LIMIT_CHECK_EVERY != 0 {
+        if !self.looks.due() {
             return false;
         }
         limits.report(&self.stats); // the progress line (`--progress`)
