@@ -7,7 +7,7 @@
 //!
 //! Invariants: no engine reads a [`Config`]; test-only values (`--engine=emu`,
 //! `--sums=all-native`) parse but are hidden from `--help`;
-//! `tests/cli_help.rs` keeps `--help` and README.md's option table in agreement.
+//! `config/tests.rs` keeps `--help` and README.md's option table in agreement.
 
 mod spellings;
 mod values;

@@ -4,7 +4,8 @@
 //!   `-t k` threads (k members) — racing for the first answer; the winner goes on alone.
 //! - `rows`: the host threads' diverse configurations, as rows of options over the command
 //!   line's.
-//! - `exchange`: the short learned nogoods the host threads share.
+//! - the members share short learned nogoods through `engine::exchange` (beneath the
+//!   engines, which take part in it).
 //! - `optimize`: the host threads optimising together, bounded by the best cost any found.
 //!
 //! Invariant: all members search one program with one variable numbering (one completion for

@@ -1,5 +1,5 @@
 //! The search kernel compiled to a CUBIN for the GPU found, cached on disk so that later runs skip
-//! NVRTC (start-up cost is measured in `benchmarks/results/h100-2026-11-21/startup.md`).
+//! NVRTC (start-up cost: `benchmarks/results/checks/startup-h200x2.txt`).
 //!
 //! Invariant: a cached image is used only when its file name carries the hash of exactly the
 //! kernel source, the target architecture and NVRTC's version, and its content hash matches
