@@ -1,7 +1,9 @@
 """Where the benchmark inputs live, and the one list of instances every command reads.
 
-Two sets of instances, one list: `shared` (the 15 classes of $BENCH_DIR/MANIFEST.tsv, files on
-disk) and `added` (benchmarks/added/MANIFEST.tsv: classes fetched from public repositories, by
+Two sets of instances, one list: `shared` (15 classes, 74 instances: the files of
+$BENCH_DIR/MANIFEST.tsv where that folder is here, else fetched from the public repositories that
+benchmarks/added/SHARED-MANIFEST.tsv names, the same rows with their repository, commit and
+paths) and `added` (benchmarks/added/MANIFEST.tsv: classes fetched from public repositories, by
 repository, commit and path). `scripts/bench prepare` writes both into the cache and the list
 CACHE/list.tsv; `run` and `device kit` read that list.
 
@@ -10,12 +12,17 @@ shared manifest writes it without its `benchmarks/` prefix — and its ground fi
 `<class>/<file>.aspif.xz` under CACHE/ground (or KIT/ground on the GPU machine).
 
 Locations (environment variables; defaults need no machine path):
-  YASMIN_BENCH_CACHE   the cache (default $XDG_CACHE_HOME/yasmin-bench, else ~/.cache/yasmin-bench)
-  BENCH_DIR            the shared set (default: the nearest `shared/benchmarks` folder at or
-                       above the repository's parent)
-  YASMIN_BENCH_MIRROR  local git mirrors of the added classes' repositories, one bare git dir per
+  YASMIN_BENCH_CACHE   the cache (default $XDG_CACHE_HOME/yasmin-bench, else ~/.cache/yasmin-bench);
+                       `prepare` keeps its clones of the source repositories in CACHE/git
+  BENCH_DIR            the shared set on disk (default: the nearest `shared/benchmarks` folder at
+                       or above the repository's parent); used where it holds MANIFEST.tsv
+  YASMIN_BENCH_MIRROR  local git mirrors of the source repositories, one bare git dir per
                        repository at MIRROR/<owner>+<name>/repo (as the `fetch` tool leaves them;
-                       default: the nearest `.mirror` folder above the repository)
+                       default: the nearest `.mirror` folder above the repository); set, it is
+                       the only source (no network)
+  YASMIN_BENCH_GIT_URL where `prepare` clones a repository the mirror lacks from (default
+                       https://github.com/{repo}.git; {repo} is owner/name, {owner} and {name}
+                       its parts; a value without `{` is a base: BASE/owner/name)
   YASMIN_BENCH_ADDED   the added set's manifest (default benchmarks/added/MANIFEST.tsv)
 """
 
@@ -24,6 +31,9 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ADDED_MANIFEST = os.environ.get("YASMIN_BENCH_ADDED") or os.path.join(
     ROOT, "benchmarks", "added", "MANIFEST.tsv")
+# The shared manifest's rows with the added manifest's source columns (repo, commit,
+# encoding_path, instance_path): the shared set for a machine that has no $BENCH_DIR.
+SHARED_SOURCES = os.path.join(ROOT, "benchmarks", "added", "SHARED-MANIFEST.tsv")
 
 # The columns of CACHE/list.tsv (and KIT/list.tsv): what a run needs to know of an instance.
 LIST_COLUMNS = ["class", "instance", "ground", "set", "kind", "tight", "expected", "clingo_s",
@@ -52,8 +62,23 @@ def shared_dir():
     return os.environ.get("BENCH_DIR") or _upward(os.path.join("shared", "benchmarks"))
 
 
+def shared_on_disk():
+    """The shared set's folder if it is here (holds MANIFEST.tsv), else None."""
+    d = shared_dir()
+    return d if d and os.path.exists(os.path.join(d, "MANIFEST.tsv")) else None
+
+
 def mirror_dir():
     return os.environ.get("YASMIN_BENCH_MIRROR") or _upward(".mirror")
+
+
+def git_url(repo):
+    """The URL `prepare` clones repository REPO (owner/name) from."""
+    t = os.environ.get("YASMIN_BENCH_GIT_URL") or "https://github.com/{repo}.git"
+    if "{" not in t:
+        return "%s/%s" % (t.rstrip("/"), repo)
+    owner, _, name = repo.partition("/")
+    return t.format(repo=repo, owner=owner, name=name)
 
 
 def read_tsv(path):
@@ -98,9 +123,11 @@ def manifests(which=("shared", "added")):
     """[(set, manifest row)] of the sets asked for that exist here."""
     out = []
     if "shared" in which:
-        d = shared_dir()
-        if d and os.path.exists(os.path.join(d, "MANIFEST.tsv")):
+        d = shared_on_disk()
+        if d:
             out += [("shared", m) for m in read_tsv(os.path.join(d, "MANIFEST.tsv"))]
+        elif os.path.exists(SHARED_SOURCES):
+            out += [("shared", m) for m in read_tsv(SHARED_SOURCES)]
     if "added" in which and os.path.exists(ADDED_MANIFEST):
         out += [("added", m) for m in read_tsv(ADDED_MANIFEST)]
     return out
