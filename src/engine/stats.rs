@@ -69,9 +69,6 @@ pub struct Stats {
     pub gpu_bound_resets: u64,
     /// Many-searches engine: where the searches' time went (`GpuTime`), summed over them.
     pub gpu_time: GpuTime,
-    /// Many-searches engine: why and when it started over with fewer searches (empty: it
-    /// did not; `engine/gpu/engine.rs`, `Narrow`).
-    pub gpu_narrowed: String,
     /// Whole-machine portfolio (`engine::race`): which member answered, beside which others
     /// (empty: one engine ran).
     pub portfolio: String,

@@ -161,9 +161,6 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
             "{c}{:<w$}: {} shared, {} imported",
             "  Nogoods", s.shared_out, s.shared_in
         )?;
-        if !s.gpu_narrowed.is_empty() {
-            writeln!(o, "{c}{:<w$}: {}", "  Narrowed", s.gpu_narrowed)?;
-        }
         let t = &s.gpu_time;
         if t.run > 0 {
             let pc = |x: u64| 100.0 * x as f64 / t.run as f64;

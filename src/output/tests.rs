@@ -120,7 +120,6 @@ fn stats() -> Stats {
             restart: 20,
             steps: 5000,
         },
-        gpu_narrowed: "448 searches made 2.3 conflicts/s each; 16 started over after 4.01s".into(),
         portfolio: "answer from the CPU engine, beside 4 GPU searches".into(),
     }
 }

@@ -40,7 +40,8 @@ pub struct CudaMemory {
     base: CudaSlice<u32>,
     hdr: CudaSlice<u32>,
     ctr: CudaSlice<u64>,
-    cfg_rows: CudaSlice<u32>,
+    /// The searches' portfolio rows: only held (the kernel reads them through `geo`).
+    _cfg_rows: CudaSlice<u32>,
     status: CudaSlice<u32>,
     global: CudaSlice<u32>,
     share: CudaSlice<u32>,
@@ -316,7 +317,7 @@ impl CudaMemory {
             base,
             hdr,
             ctr,
-            cfg_rows: cfg,
+            _cfg_rows: cfg,
             status: st,
             global,
             share,
@@ -419,7 +420,6 @@ impl Memory for CudaMemory {
     }
 
     fn counters(&mut self) -> Result<Vec<u64>, EngineError> {
-        // Every search's, those `narrow` left out too.
         let mut v = vec![0u64; self.ctr.len()];
         self.stream
             .memcpy_dtoh(&self.ctr, &mut v)
@@ -479,17 +479,6 @@ impl Memory for CudaMemory {
         s.memcpy_htod(global, &mut self.global).map_err(zero)?;
         self.to_dev += 4 * global.len() as u64;
         self.sync("resetting the searches")
-    }
-
-    fn narrow(&mut self, n: usize, cfg: &[u32], global: &[u32]) -> Result<(), EngineError> {
-        assert!(n <= self.n && cfg.len() == n * CFG_WORDS);
-        self.stream
-            .memcpy_htod(cfg, &mut self.cfg_rows.slice_mut(0..cfg.len()))
-            .map_err(|e| engine_error("writing the portfolio rows", e))?;
-        self.to_dev += 4 * cfg.len() as u64;
-        self.n = n;
-        self.geo.n_searches = n as u32;
-        self.reset(global)
     }
 
     fn traffic(&self) -> (u64, u64) {

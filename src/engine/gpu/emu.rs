@@ -28,7 +28,8 @@ pub struct EmuMemory {
     base: Vec<u64>,
     hdr: Vec<u32>,
     ctr: Vec<u64>,
-    cfg_rows: Vec<u32>,
+    /// The searches' portfolio rows: only held (the kernel reads them through `geo`).
+    _cfg_rows: Vec<u32>,
     status: Vec<u32>,
     global: Vec<u32>,
     share: Vec<u32>,
@@ -106,7 +107,7 @@ impl EmuMemory {
             base,
             hdr,
             ctr,
-            cfg_rows: cfg,
+            _cfg_rows: cfg,
             status,
             global,
             share,
@@ -217,14 +218,6 @@ impl Memory for EmuMemory {
         self.share.fill(0);
         self.global.copy_from_slice(global);
         Ok(())
-    }
-
-    fn narrow(&mut self, n: usize, cfg: &[u32], global: &[u32]) -> Result<(), EngineError> {
-        assert!(n <= self.n && cfg.len() == n * CFG_WORDS);
-        self.cfg_rows[..cfg.len()].copy_from_slice(cfg);
-        self.n = n;
-        self.geo.n_searches = n as u32;
-        self.reset(global)
     }
 
     fn traffic(&self) -> (u64, u64) {

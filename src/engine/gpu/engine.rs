@@ -81,8 +81,6 @@ pub struct ManyEngine {
     trivially_unsat: bool,
     /// The portfolio rows and global words for a number of searches.
     layout: Layout,
-    narrow: Narrow,
-    narrow_rule: Option<NarrowRule>,
 }
 
 /// Counter `k` (`c::*`) summed over the searches' counters `ctr` (`C_WORDS` each).
@@ -118,53 +116,6 @@ impl Layout {
     }
 }
 
-/// When and how `Narrow` starts over: after `after` of search and as long again of counting,
-/// if each search made fewer than `rate` conflicts a second, with `to` searches.
-///
-/// Huge programs: starting over with fewer, faster searches. Off unless
-/// YASMIN_NARROW gives the rule: no rule tried so far is good enough to be the default.
-/// Measured on qsr 0125 (2.6M variables, 269 MB per search) on an H200: its searches share the
-/// memory system, so each is slower the more run, 27 conflicts/s with 4, 20 with 16, 13 with 32
-/// and 2.3 with the 448 that fit (16 is now its default: cuda.rs); 4, 8 and 16 searches
-/// proved it in 26-30 s, 24, 32 and 448 did not in 33-54 s. The rule "after 2 s, count 2 s; under 10 conflicts/s a search, start over
-/// with 16" did not fire on qsr 0125 within 60 s and fired on valves 0007 (optimisation, which
-/// 1,370 searches solve in 15 s), so it is not on.
-#[derive(Clone, Copy, Debug)]
-struct NarrowRule {
-    after: Duration,
-    rate: f64,
-    to: usize,
-}
-
-impl NarrowRule {
-    /// YASMIN_NARROW=`ms,rate,to` (experiments on the GPU; tests: a start-over under the
-    /// emulation), also with `--gpu-searches`.
-    fn from_env() -> Option<NarrowRule> {
-        let v = std::env::var("YASMIN_NARROW").ok()?;
-        let f: Vec<&str> = v.split(',').collect();
-        match f[..] {
-            [ms, rate, to] => Some(NarrowRule {
-                after: Duration::from_millis(ms.parse().ok()?),
-                rate: rate.parse().ok()?,
-                to: to.parse().ok()?,
-            }),
-            _ => None,
-        }
-    }
-}
-
-/// Fewer searches for huge programs (`NarrowRule`): whether the check is still to come.
-#[derive(Clone, Copy, Debug)]
-enum Narrow {
-    /// No rule, or the check was made.
-    Off,
-    /// Search has not started.
-    Idle,
-    /// Search started then.
-    Started(Instant),
-    /// Search started then (the first), and the conflicts so far were counted then.
-    Counting(Instant, Instant, u64),
-}
 
 impl ManyEngine {
     /// The engine for a decision problem (an objective of `g` is not looked at).
@@ -210,7 +161,6 @@ impl ManyEngine {
         let fwd = opts.learning == crate::engine::Learning::Fwd;
         let geo = Geometry::new(&prog, arena, fwd).map_err(EngineError::OutOfMemory)?;
         let requested = opts.searches.map(|n| n as usize);
-        let narrow_env = NarrowRule::from_env();
         let layout = Layout {
             opts,
             candidates: split::candidates(&prog),
@@ -266,11 +216,6 @@ impl ManyEngine {
             global_init,
             trivially_unsat: c.db.has_empty,
             layout,
-            narrow: match narrow_env {
-                Some(_) => Narrow::Idle,
-                None => Narrow::Off,
-            },
-            narrow_rule: narrow_env,
         })
     }
 
@@ -287,69 +232,6 @@ impl ManyEngine {
         Ok(ctr
             .chunks(C_WORDS)
             .any(|w| limit.reached(w[c::CONFLICTS], w[c::RESTARTS])))
-    }
-
-    /// The conflicts of every search so far.
-    fn conflicts_now(&mut self) -> Result<u64, EngineError> {
-        Ok(column(&self.mem.counters()?, c::CONFLICTS))
-    }
-
-    /// The check of `Narrow`, before a slice: go on counting, or start over with fewer
-    /// searches when each makes too few conflicts a second. Only when no model waits in a
-    /// search (it would be lost).
-    fn check_narrow(&mut self) -> Result<(), EngineError> {
-        let n = self.mem.searches();
-        let Some(rule) = self.narrow_rule else {
-            return Ok(());
-        };
-        match self.narrow {
-            Narrow::Off | Narrow::Idle => {}
-            _ if n <= rule.to => self.narrow = Narrow::Off,
-            Narrow::Started(t0) => {
-                if t0.elapsed() >= rule.after {
-                    self.narrow = Narrow::Counting(t0, Instant::now(), self.conflicts_now()?);
-                }
-            }
-            Narrow::Counting(t0, t, c0) => {
-                let secs = t.elapsed().as_secs_f64();
-                if secs >= rule.after.as_secs_f64() {
-                    self.narrow = Narrow::Off;
-                    let rate = self.conflicts_now()?.saturating_sub(c0) as f64 / n as f64 / secs;
-                    if rate < rule.rate {
-                        self.narrow_to(rule.to, rate, t0.elapsed())?;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Start over with the first `n` searches (see `Narrow`).
-    fn narrow_to(&mut self, n: usize, rate: f64, after: Duration) -> Result<(), EngineError> {
-        let from = self.mem.searches();
-        let (cfg, mut global) = self.layout.at(n);
-        // The objective's words as at the start, and the bound now.
-        if let Some(o) = &self.opt {
-            let w = o.words();
-            let at = g::OBJ_K..g::OBJ_K + w.len();
-            global[at.clone()].copy_from_slice(&self.global_init[at.clone()]);
-            self.global_init = global.clone();
-            global[at].copy_from_slice(&w);
-        } else {
-            self.global_init = global.clone();
-        }
-        self.mem.narrow(n, &cfg, &global)?;
-        self.cubes = self.layout.cubes(n);
-        self.slice = FIRST_SLICE;
-        let s = &mut self.stats;
-        s.gpu_searches = n as u64;
-        s.gpu_cubes = u64::from(self.cubes);
-        s.gpu_portfolio = search_rows::describe(n, self.layout.opts.heuristic);
-        s.gpu_narrowed = format!(
-            "{from} searches made {rate:.1} conflicts/s each; {n} started over after {:.2}s",
-            after.as_secs_f64()
-        );
-        Ok(())
     }
 
     /// Take bound `b` (see [`Engine::set_bound`] and `branch_bound.rs`).
@@ -445,12 +327,6 @@ impl ManyEngine {
                 .map(|d| d.saturating_duration_since(Instant::now()))
                 .unwrap_or(MAX_SLICE);
             let slice = self.slice.min(left).max(Duration::from_millis(1));
-            // No model waits in a search here (all were taken above), so none is lost if the
-            // searches start over.
-            match self.narrow {
-                Narrow::Idle => self.narrow = Narrow::Started(Instant::now()),
-                _ => self.check_narrow()?,
-            }
             self.mem.run_slice(slice.as_nanos() as u64)?;
             self.stats.kernel_launches += 1;
             self.slice = (self.slice * 2).min(MAX_SLICE);

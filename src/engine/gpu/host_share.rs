@@ -224,9 +224,6 @@ mod tests {
         fn reset(&mut self, _: &[u32]) -> Result<(), EngineError> {
             unimplemented!()
         }
-        fn narrow(&mut self, _: usize, _: &[u32], _: &[u32]) -> Result<(), EngineError> {
-            unimplemented!()
-        }
         fn traffic(&self) -> (u64, u64) {
             (0, 0)
         }

@@ -37,10 +37,6 @@ pub trait Memory {
     /// Start every search afresh (its memory as at the start, status INIT; the counters are
     /// kept) with the global words `global` (between slices).
     fn reset(&mut self, global: &[u32]) -> Result<(), EngineError>;
-    /// Run only the first `n` searches (fewer than now) from here on, with the portfolio rows
-    /// `cfg` (`CFG_WORDS` each), all afresh as by [`Memory::reset`] with `global`. The
-    /// counters of every search, run or not, stay readable.
-    fn narrow(&mut self, n: usize, cfg: &[u32], global: &[u32]) -> Result<(), EngineError>;
     /// Bytes (to, from) the device since the search started.
     fn traffic(&self) -> (u64, u64);
     fn memory_bytes(&self) -> u64;
