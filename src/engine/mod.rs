@@ -51,7 +51,9 @@ pub struct Limits {
     pub progress: Option<Arc<ProgressSink>>,
 }
 
-/// Counters an engine publishes while it searches (see [`Limits::report`]).
+/// Counters an engine publishes while it searches (see [`Limits::report`]). A portfolio gives
+/// each member a sink of its own ([`ProgressSink::member`]) and hangs its sink under the run's
+/// ([`ProgressSink::adopt`]): the progress line shows the [`ProgressSink::totals`] of the tree.
 #[derive(Debug, Default)]
 pub struct ProgressSink {
     pub decisions: AtomicU64,
@@ -59,6 +61,62 @@ pub struct ProgressSink {
     pub learned: AtomicU64,
     /// Set by the first [`Limits::report`].
     pub published: AtomicBool,
+    members: std::sync::Mutex<Vec<Arc<ProgressSink>>>,
+}
+
+impl ProgressSink {
+    /// A new sink whose counters this one's totals include.
+    pub fn member(&self) -> Arc<ProgressSink> {
+        let m = Arc::new(ProgressSink::default());
+        self.adopt(m.clone());
+        m
+    }
+
+    /// Include `sink`'s counters in this one's totals from now on.
+    pub fn adopt(&self, sink: Arc<ProgressSink>) {
+        self.members
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(sink);
+    }
+
+    /// No longer count this sink and its members (their engines stopped, or go on publishing
+    /// elsewhere); a later report here counts again.
+    pub fn retire(&self) {
+        self.published.store(false, Ordering::Relaxed);
+        for m in self
+            .members
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            m.retire();
+        }
+    }
+
+    /// Decisions, conflicts and learned nogoods published here and by every member (members'
+    /// members too); `None` while nobody has published.
+    pub fn totals(&self) -> Option<(u64, u64, u64)> {
+        let mut t = self.published.load(Ordering::Relaxed).then(|| {
+            (
+                self.decisions.load(Ordering::Relaxed),
+                self.conflicts.load(Ordering::Relaxed),
+                self.learned.load(Ordering::Relaxed),
+            )
+        });
+        for m in self
+            .members
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            if let Some((d, c, l)) = m.totals() {
+                let (d0, c0, l0) = t.unwrap_or_default();
+                t = Some((d0 + d, c0 + c, l0 + l));
+            }
+        }
+        t
+    }
 }
 
 impl Limits {
@@ -225,8 +283,40 @@ pub trait Engine {
 
 #[cfg(test)]
 mod tests {
-    use super::Looks;
+    use super::{Limits, Looks, ProgressSink, Stats};
+    use std::sync::Arc;
     use std::time::Duration;
+
+    #[test]
+    fn a_portfolios_progress_is_the_sum_of_its_members() {
+        let run = Arc::new(ProgressSink::default());
+        assert_eq!(run.totals(), None, "nobody published yet");
+        let race = Arc::new(ProgressSink::default());
+        let (a, b) = (race.member(), race.member());
+        run.adopt(race.clone());
+        let publish = |sink: &Arc<ProgressSink>, decisions, conflicts| {
+            let limits = Limits {
+                progress: Some(sink.clone()),
+                ..Limits::none()
+            };
+            let stats = Stats {
+                decisions,
+                conflicts,
+                learned: conflicts,
+                ..Stats::default()
+            };
+            limits.report(&stats);
+        };
+        publish(&a, 10, 3);
+        assert_eq!(run.totals(), Some((10, 3, 3)));
+        publish(&b, 5, 1);
+        publish(&a, 12, 4); // a later report of a member replaces its earlier one
+        assert_eq!(run.totals(), Some((17, 5, 5)));
+        race.retire();
+        assert_eq!(run.totals(), None, "a retired race counts no more");
+        publish(&run, 20, 6); // the member that goes on alone, in the run's own sink
+        assert_eq!(run.totals(), Some((20, 6, 6)));
+    }
 
     #[test]
     fn looks_come_about_every_ten_milliseconds_whatever_an_event_costs() {
@@ -246,4 +336,3 @@ mod tests {
         assert!(l.due(), "with a stride of 1 every event is a look");
     }
 }
-

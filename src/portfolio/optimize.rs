@@ -25,7 +25,9 @@
 
 use super::race::{complete_beside, spawn, ExtraGpuBuild, GpuBuild};
 use crate::engine::exchange::Exchange;
-use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
+use crate::engine::{
+    Bound, Engine, EngineError, HostOptions, Limits, Model, ProgressSink, Stats, Step,
+};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,6 +83,9 @@ struct Control {
     pokes: Mutex<Vec<Arc<AtomicBool>>>,
     /// The newest bound for everyone, with a version number.
     bound: Mutex<(u64, Option<Bound>)>,
+    /// The members' progress counters, each member a sink under this one (hung under the
+    /// run's at the first call; retired when one member goes on alone).
+    progress: Arc<ProgressSink>,
 }
 
 impl Control {
@@ -112,7 +117,7 @@ impl Control {
         let limits = Limits {
             deadline,
             interrupt: poke.clone(),
-            progress: None,
+            progress: Some(self.progress.member()),
         };
         (poke, limits)
     }
@@ -156,6 +161,10 @@ pub struct OptRace {
     gpu_members: Vec<(u32, u32)>,
     /// The host threads' sharing, when they share (`start`'s `share`).
     exchange: Option<Arc<Exchange>>,
+    /// The GPU member's progress sink (under `ctl.progress`), and whether that one hangs
+    /// under the run's.
+    gpu_sink: Arc<ProgressSink>,
+    adopted: bool,
 }
 
 impl OptRace {
@@ -188,6 +197,7 @@ impl OptRace {
                     .collect(),
             ),
             bound: Mutex::new((0, None)),
+            progress: Arc::new(ProgressSink::default()),
         });
         let (tx, rx) = mpsc::channel();
         let rows: Vec<&'static str> = hosts.iter().map(|&(_, name)| name).collect();
@@ -217,7 +227,6 @@ impl OptRace {
             }
         }
         Ok(OptRace {
-            ctl,
             reports: rx,
             rows,
             running,
@@ -236,6 +245,9 @@ impl OptRace {
             deadline,
             gpu_members: Vec::new(),
             exchange,
+            gpu_sink: ctl.progress.member(),
+            adopted: false,
+            ctl,
         })
     }
 
@@ -496,7 +508,7 @@ impl OptRace {
         let slice = Limits {
             deadline: Some(limits.deadline.map_or(soon, |d| d.min(soon))),
             interrupt: limits.interrupt.clone(),
-            progress: None,
+            progress: limits.progress.as_ref().map(|_| self.gpu_sink.clone()),
         };
         match gpu.next_model(&slice) {
             Ok(Step::Model(model)) => {
@@ -532,6 +544,14 @@ impl OptRace {
 impl Engine for OptRace {
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         let t0 = Instant::now();
+        if let Some(p) = limits.progress.as_ref().filter(|_| !self.adopted) {
+            p.adopt(self.ctl.progress.clone());
+            self.adopted = true;
+        }
+        if self.solo.is_some() {
+            // The member alone publishes into the run's sink from now on.
+            self.ctl.progress.retire();
+        }
         let step = match &mut self.solo {
             Some(e) => e.next_model(limits)?,
             None => self.race(limits),

@@ -21,7 +21,7 @@
 
 use crate::engine::cpu::CpuEngine;
 use crate::engine::exchange::{variable_space, DeviceLink, Exchange};
-use crate::engine::{Engine, EngineError, HostOptions, Limits, Stats, Step};
+use crate::engine::{Engine, EngineError, HostOptions, Limits, ProgressSink, Stats, Step};
 use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -97,8 +97,15 @@ pub struct Race {
     /// Set when a member claimed an answer or the user stopped the run: every member stops.
     stop: Arc<AtomicBool>,
     claimed: Arc<AtomicU32>,
-    /// After the race: the member that answered first.
+    /// After the race: the member that answered first, and where it publishes its counters.
     winner: Option<Box<dyn Engine>>,
+    winner_sink: Option<Arc<ProgressSink>>,
+    /// The members' progress counters: the race's sink (hung under the run's at the first
+    /// call), one member sink for each host member and one for the GPU member.
+    progress: Arc<ProgressSink>,
+    host_sinks: Vec<Arc<ProgressSink>>,
+    gpu_sink: Arc<ProgressSink>,
+    adopted: bool,
     /// The other host members' counters, summed (they stopped when the race ended).
     others: Stats,
     stats: Stats,
@@ -133,6 +140,10 @@ impl Race {
         let (tx, rx) = mpsc::channel();
         let (stop2, claimed2, ex) = (stop.clone(), claimed.clone(), exchange.clone());
         let space = host_space.clone();
+        let progress = Arc::new(ProgressSink::default());
+        let host_sinks: Vec<_> = hosts.iter().map(|_| progress.member()).collect();
+        let gpu_sink = progress.member();
+        let sinks = host_sinks.clone();
         spawn("host-0", move || {
             let completion = match completion {
                 HostCompletion::Ready(c) => c,
@@ -147,11 +158,11 @@ impl Race {
             let mut hosts = hosts.into_iter().enumerate();
             let (_, (first, _)) = hosts.next().expect("one host member");
             for (i, (opts, _)) in hosts {
-                let (common, tx) = (common.clone(), tx.clone());
+                let (common, tx, sink) = (common.clone(), tx.clone(), sinks[i].clone());
                 let port = ex.port(i as u32);
                 let name = format!("host-{i}");
                 if let Err(e) = spawn(&name, move || {
-                    member(i as u32, common, opts, Some(port), tx)
+                    member(i as u32, common, opts, Some(port), tx, sink)
                 }) {
                     eprintln!("*** Warn : (yasmin-rs): {e}; the race goes on with fewer threads");
                 }
@@ -159,7 +170,7 @@ impl Race {
             // For the GPU member's link, once the other threads search.
             let _ = space.set(variable_space(&common.program.1));
             // Thread 0 shares even alone: with the GPU member.
-            member(0, common, first, Some(ex.port(0)), tx);
+            member(0, common, first, Some(ex.port(0)), tx, sinks[0].clone());
         })?;
         Ok(Race {
             gpu: None,
@@ -176,6 +187,11 @@ impl Race {
             stop,
             claimed,
             winner: None,
+            winner_sink: None,
+            progress,
+            host_sinks,
+            gpu_sink,
+            adopted: false,
             others: Stats::default(),
             stats: Stats::default(),
         })
@@ -257,6 +273,10 @@ impl Race {
     /// The race itself: the GPU member on this thread, the host members on theirs.
     fn run(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         let started = Instant::now();
+        if let Some(p) = limits.progress.as_ref().filter(|_| !self.adopted) {
+            p.adopt(self.progress.clone());
+            self.adopted = true;
+        }
         self.await_gpu(limits);
         let mut gpu = self.gpu.take();
         let Some(results) = self.results.take() else {
@@ -279,7 +299,8 @@ impl Race {
         let member_limits = Limits {
             deadline: limits.deadline,
             interrupt: self.stop.clone(),
-            progress: limits.progress.clone(),
+            // (The GPU engine reads its counters back for it: only when someone listens.)
+            progress: limits.progress.as_ref().map(|_| self.gpu_sink.clone()),
         };
         let on_gpu = gpu.as_mut().map(|g| g.next_model(&member_limits));
         if matches!(&on_gpu, Some(Ok(step)) if answers(step)) && claim(&self.claimed, GPU) {
@@ -339,6 +360,11 @@ impl Race {
         self.stats = winner.stats().clone();
         self.stats.add_counts(&self.others);
         self.stats.portfolio = self.describe(who, on_device.as_ref());
+        self.winner_sink = match who {
+            Who::Host(i) => self.host_sinks.get(i as usize).cloned(),
+            Who::Gpu(0) => Some(self.gpu_sink.clone()),
+            Who::Gpu(_) => None,
+        };
         self.winner = Some(winner);
         step
     }
@@ -470,12 +496,13 @@ fn member(
     opts: HostOptions,
     port: Option<crate::engine::exchange::Port>,
     tx: Sender<HostResult>,
+    sink: Arc<ProgressSink>,
 ) {
     let (stop, claimed) = (common.stop.clone(), common.claimed.clone());
     let limits = Limits {
         deadline: common.deadline,
         interrupt: stop.clone(),
-        progress: None,
+        progress: Some(sink),
     };
     if stop.load(Ordering::Relaxed) {
         let _ = tx.send((i, None, Step::Stopped));
@@ -517,7 +544,12 @@ impl Engine for Race {
         match &mut self.winner {
             None => self.run(limits),
             Some(w) => {
-                let step = w.next_model(limits);
+                // The winner goes on publishing where it did in the race.
+                let own = Limits {
+                    progress: limits.progress.as_ref().and(self.winner_sink.clone()),
+                    ..limits.clone()
+                };
+                let step = w.next_model(&own);
                 let portfolio = std::mem::take(&mut self.stats.portfolio);
                 self.stats = w.stats().clone();
                 self.stats.add_counts(&self.others);

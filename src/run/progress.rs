@@ -81,20 +81,18 @@ fn report(s: &Shared, start: Instant) {
             continue;
         }
         next = now + EVERY;
-        let d = s.sink.decisions.load(Ordering::Relaxed);
-        let rate = (d.saturating_sub(last_decisions)) as f64 / (now - last_time).as_secs_f64();
-        (last_decisions, last_time) = (d, now);
-        let line = if s.sink.published.load(Ordering::Relaxed) {
+        let totals = s.sink.totals();
+        let line = if let Some((d, conflicts, learned)) = totals {
+            let rate = d.saturating_sub(last_decisions) as f64 / (now - last_time).as_secs_f64();
+            (last_decisions, last_time) = (d, now);
             format!(
-                "[{:>7.1}s] choices {d} ({rate:.0}/s), conflicts {}, learned {}, models {}",
+                "[{:>7.1}s] choices {d} ({rate:.0}/s), conflicts {conflicts}, learned {learned}, models {}",
                 (now - start).as_secs_f64(),
-                s.sink.conflicts.load(Ordering::Relaxed),
-                s.sink.learned.load(Ordering::Relaxed),
                 s.models.load(Ordering::Relaxed),
             )
         } else {
             format!(
-                "[{:>7.1}s] searching (the engine publishes no counters), models {}",
+                "[{:>7.1}s] searching (no counters yet: the engines are being built), models {}",
                 (now - start).as_secs_f64(),
                 s.models.load(Ordering::Relaxed)
             )

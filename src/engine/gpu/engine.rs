@@ -116,7 +116,6 @@ impl Layout {
     }
 }
 
-
 impl ManyEngine {
     /// The engine for a decision problem (an objective of `g` is not looked at).
     pub fn new(
