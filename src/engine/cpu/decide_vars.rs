@@ -23,7 +23,7 @@ use super::CpuEngine;
 use crate::lit::{Lit, Var};
 
 #[derive(Debug, Default)]
-pub struct Phases {
+pub struct SavedPhases {
     /// By variable: the saved sign (clasp's `sign_atom` until a backjump saves one).
     saved: Vec<bool>,
     /// By variable: clasp's `sign_atom` (bodies true).
@@ -32,11 +32,11 @@ pub struct Phases {
     pub use_saved: bool,
 }
 
-impl Phases {
+impl SavedPhases {
     /// `is_body(v)`: `v` stands for a rule body and is no atom.
-    pub fn new(num_vars: usize, is_body: impl Fn(Var) -> bool) -> Phases {
+    pub fn new(num_vars: usize, is_body: impl Fn(Var) -> bool) -> SavedPhases {
         let fixed: Vec<bool> = (0..num_vars as Var).map(is_body).collect();
-        Phases {
+        SavedPhases {
             saved: fixed.clone(),
             fixed,
             use_saved: true,
@@ -71,14 +71,14 @@ pub struct PhaseSwitch {
 
 impl PhaseSwitch {
     /// Starts with the fixed signs (`phases.use_saved` false) for `c` conflicts.
-    pub fn new(c: u64, phases: &mut Phases) -> PhaseSwitch {
+    pub fn new(c: u64, phases: &mut SavedPhases) -> PhaseSwitch {
         phases.use_saved = false;
         PhaseSwitch { period: c, at: c }
     }
 
     /// True when a period ended at `conflicts`: `phases` switched, the next period scheduled
     /// (twice as long after a period with the saved signs).
-    pub fn due(&mut self, conflicts: u64, phases: &mut Phases) -> bool {
+    pub fn due(&mut self, conflicts: u64, phases: &mut SavedPhases) -> bool {
         if conflicts < self.at {
             return false;
         }
@@ -117,7 +117,7 @@ mod tests {
 
     #[test]
     fn phases_start_from_sign_atom_and_follow_saves() {
-        let mut p = Phases::new(4, |v| v == 3);
+        let mut p = SavedPhases::new(4, |v| v == 3);
         assert_eq!(p.lit(1), Lit::f(1));
         assert_eq!(p.lit(3), Lit::t(3));
         p.save(Lit::t(1));
@@ -128,7 +128,7 @@ mod tests {
 
     #[test]
     fn phase_switch_alternates_with_growing_periods() {
-        let mut p = Phases::new(4, |v| v == 3);
+        let mut p = SavedPhases::new(4, |v| v == 3);
         p.save(Lit::t(1));
         let mut s = PhaseSwitch::new(10, &mut p);
         assert_eq!(p.lit(1), Lit::f(1), "fixed signs first");

@@ -70,15 +70,15 @@ pub(crate) mod tests;
 
 use self::assign::{Assignment, NO_REASON};
 use self::decide::Rules;
-use self::decide_vars::Phases;
+use self::decide_vars::SavedPhases;
 use self::heuristic::Scores;
 use self::integrate::Added;
 use self::learn_fwd::Deps;
-use self::optimize::Opt;
+use self::optimize::ObjectiveBound;
 use self::reduce::Reduce;
 use self::source::Sources;
 use self::store::{Kind, NgRef, Store};
-use self::sums::Sums;
+use self::sums::SumPropagator;
 use self::unfounded::Unfounded;
 
 use super::{Bound, Engine, EngineError, HostOptions, Limits, Stats, Step};
@@ -109,7 +109,7 @@ pub struct CpuEngine {
     /// `--decide=vars`: decide on any variable (`decide_vars`), not on applicable rules.
     vars: bool,
     /// `--decide=vars`: the sign of each variable's next decision.
-    phases: Phases,
+    phases: SavedPhases,
     /// `--phase-switch`.
     switch: Option<decide_vars::PhaseSwitch>,
     /// `--decide=alternate`: when decisions switch between variables and rules.
@@ -121,9 +121,9 @@ pub struct CpuEngine {
     /// Source pointers: unfounded-set propagation at partial assignments (`source`).
     src: Sources,
     /// (agg) The native sum constraints of the completion (`sums`).
-    sums: Sums,
+    sums: SumPropagator,
     /// The objective and its bound (`optimize`).
-    opt: Opt,
+    opt: ObjectiveBound,
     /// The cost vector of the last model (with an objective).
     last_costs: Option<Vec<i64>>,
     /// The last model's blocking nogood, added when the search goes on (unless a new bound
@@ -195,11 +195,11 @@ impl CpuEngine {
         let rules = Rules::new(g, c, num_vars);
         let vars = opts.decide.on_vars();
         let mut phases = if vars {
-            Phases::new(num_vars, |v| {
+            SavedPhases::new(num_vars, |v| {
                 v > g.num_atoms && !rules.var_bodies.get(v as usize).is_empty()
             })
         } else {
-            Phases::default()
+            SavedPhases::default()
         };
         let switch = opts
             .phase_switch
@@ -207,8 +207,8 @@ impl CpuEngine {
             .map(|c| decide_vars::PhaseSwitch::new(c, &mut phases));
         // (agg) the sums keep decision-level sets for the cuts that use them
         let deps = Deps::new(opts.learning == Learning::Fwd, opts.fwd_cut);
-        let sums = Sums::new(&c.native_sums, num_vars, deps.decision_sets());
-        let opt = Opt::new(&g.objective, num_vars, opts.learning == Learning::Fwd);
+        let sums = SumPropagator::new(&c.native_sums, num_vars, deps.decision_sets());
+        let opt = ObjectiveBound::new(&g.objective, num_vars, opts.learning == Learning::Fwd);
         let mut e = CpuEngine {
             opts,
             num_atoms: g.num_atoms,

@@ -53,7 +53,7 @@ struct Made {
 
 /// The objective, the bound and the propagator's state.
 #[derive(Debug, Default)]
-pub struct Opt {
+pub struct ObjectiveBound {
     /// Per level: (literal, weight > 0), by decreasing weight.
     levels: Vec<Vec<(Lit, i64)>>,
     /// Per level: the weight normalisation moved out (the sum of the negative weights).
@@ -107,8 +107,8 @@ fn violation(lo: &[i64], bound: &[Option<i64>], strict: bool, x: &[(u32, i64)]) 
     strict.then(|| bound.len() as u32 - 1)
 }
 
-impl Opt {
-    pub fn new(obj: &Objective, num_vars: usize, eager: bool) -> Opt {
+impl ObjectiveBound {
+    pub fn new(obj: &Objective, num_vars: usize, eager: bool) -> ObjectiveBound {
         let mut levels = Vec::with_capacity(obj.levels.len());
         let mut constant = Vec::with_capacity(obj.levels.len());
         let mut entries: Vec<(u32, u32, i64)> = Vec::new(); // (lit code, level, weight)
@@ -154,7 +154,7 @@ impl Opt {
             fill[l as usize] += 1;
         }
         let n = levels.len();
-        Opt {
+        ObjectiveBound {
             levels,
             constant,
             occ_off,
@@ -162,7 +162,7 @@ impl Opt {
             lo: vec![0; n],
             scanned: NOT_SCANNED,
             eager,
-            ..Opt::default()
+            ..ObjectiveBound::default()
         }
     }
 

@@ -102,7 +102,7 @@ pub const LAZY: u32 = u32::MAX - 1;
 
 /// Every native sum and the propagator's queue.
 #[derive(Debug, Default)]
-pub struct Sums {
+pub struct SumPropagator {
     sums: Vec<Sum>,
     /// Literal code → (sum, role | index) to process when it holds (CSR).
     occ_off: Vec<u32>,
@@ -121,8 +121,8 @@ pub struct Sums {
     buf: Vec<Lit>,
 }
 
-impl Sums {
-    pub fn new(native: &[NativeSum], num_vars: usize, fwd: bool) -> Sums {
+impl SumPropagator {
+    pub fn new(native: &[NativeSum], num_vars: usize, fwd: bool) -> SumPropagator {
         let mut sums = Vec::with_capacity(native.len());
         let mut entries: Vec<(u32, u32, u32)> = Vec::new(); // (lit code, sum, role)
         for (s, ns) in native.iter().enumerate() {
@@ -163,12 +163,12 @@ impl Sums {
         }
         let occurrences = entries.iter().map(|&(l, s, role)| (l as usize, (s, role)));
         let (counts, occ) = crate::csr::Csr::from_pairs(2 * num_vars, occurrences).into_parts();
-        Sums {
+        SumPropagator {
             sums,
             occ_off: counts,
             occ,
             fwd,
-            ..Sums::default()
+            ..SumPropagator::default()
         }
     }
 }

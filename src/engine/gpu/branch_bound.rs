@@ -29,7 +29,7 @@ pub enum Change {
 }
 
 #[derive(Debug)]
-pub struct Opt {
+pub struct BranchBound {
     objective: Objective,
     folded: DeviceObjective,
     /// The largest folded cost admitted (`-1`: none).
@@ -39,11 +39,11 @@ pub struct Opt {
     pub last_costs: Option<Vec<i64>>,
 }
 
-impl Opt {
+impl BranchBound {
     /// An error when the levels cannot be folded into one 64-bit sum.
-    pub fn new(objective: &Objective) -> Result<Opt, String> {
+    pub fn new(objective: &Objective) -> Result<BranchBound, String> {
         let folded = DeviceObjective::new(objective)?;
-        Ok(Opt {
+        Ok(BranchBound {
             objective: objective.clone(),
             admitted: folded.max,
             folded,
@@ -106,7 +106,7 @@ mod tests {
                 },
             ],
         };
-        let mut opt = Opt::new(&o).unwrap();
+        let mut opt = BranchBound::new(&o).unwrap();
         assert_eq!(opt.admits(&[1]), Some(vec![1, 0]));
         assert_eq!(opt.admits(&[2]), Some(vec![0, 1]));
         let bound = |c: &[i64], strict| Bound {

@@ -20,7 +20,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
-use super::branch_bound::{Change, Opt};
+use super::branch_bound::{BranchBound, Change};
 use super::emu::EmuMemory;
 use super::host_share::HostShare;
 use super::layout::{c, g, h, status, Geometry, ProgArrays, C_WORDS};
@@ -74,7 +74,7 @@ pub struct ManyEngine {
     host: Option<HostShare>,
     num_vars: u32,
     /// Optimisation: the bound and the costs (`branch_bound.rs`); `None` without an objective.
-    opt: Option<Opt>,
+    opt: Option<BranchBound>,
     /// The global words as at the start (for [`Memory::reset`]).
     global_init: Vec<u32>,
     /// The completion has the empty nogood.
@@ -147,7 +147,7 @@ impl ManyEngine {
     ) -> Result<ManyEngine, EngineError> {
         let t0 = Instant::now();
         let opt = match optimise {
-            true => Some(Opt::new(&g.objective).map_err(EngineError::Unsupported)?),
+            true => Some(BranchBound::new(&g.objective).map_err(EngineError::Unsupported)?),
             false => None,
         };
         let prog = ProgArrays::new(g, c, opt.as_ref().map(|o| o.lits()), opts.heuristic)
