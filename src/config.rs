@@ -263,6 +263,12 @@ pub struct Config {
     #[arg(long, value_enum, help_heading = SOLVING)]
     pub decide: Option<Decide>,
 
+    /// Tests: with `--decide=alternate`, the first turn N conflicts long, so that small
+    /// programs switch too [default: `engine::cpu::decide_turns::TURN`].
+    #[arg(long = "decide-turn", value_name = "N", hide = true,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub decide_turn: Option<u64>,
+
     /// Host engine, with `--decide=vars`: on a backjump over more than N levels, keep the
     /// signs it undoes for later decisions, or `off` [default: the configuration's].
     #[arg(long = "save-progress", value_name = "N|off", value_parser = values::save_progress,

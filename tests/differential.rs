@@ -254,7 +254,7 @@ fn check_program(
     if engine == "cpu" {
         runs.push((LEARNING[vars_with % 2], DECIDE[1], None));
         // Decisions on variables and on rules in turns, switching every few conflicts
-        // (YASMIN_DECIDE_TURN), on every other program.
+        // (`--decide-turn`), on every other program.
         if vars_with % 2 == 1 {
             runs.push((LEARNING[(vars_with / 2) % 2], "alternate", None));
         }
@@ -280,6 +280,9 @@ fn check_program(
         if decide != DECIDE[0] {
             args.extend(["--decide", decide]);
         }
+        if decide == "alternate" {
+            args.push("--decide-turn=3");
+        }
         if let Some(cut) = cut {
             args.extend(["--fwd-cut", cut]);
         }
@@ -303,9 +306,6 @@ fn check_program(
         cmd.arg(aspif)
             .args(&args)
             .args(["--time-limit", &limit.to_string()]);
-        if decide == "alternate" {
-            cmd.env("YASMIN_DECIDE_TURN", "3");
-        }
         if emulated_gpu {
             // One GPU, or two on every other program (a member on each).
             cmd.env("YASMIN_GPU_EMULATED", ["1", "2"][(vars_with / 2) % 2]);

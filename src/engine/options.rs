@@ -134,6 +134,9 @@ pub struct HostOptions {
     pub sums: Sums,
     /// Decide on applicable rules (the paper's) or on any variable.
     pub decide: Decide,
+    /// `Decide::Alternate`: conflicts of the first turn (`engine::cpu::decide_turns::TURN`;
+    /// tests give fewer, so that small programs switch too).
+    pub decide_turn: u64,
     /// `Decide::Vars`: save signs on backjumps over more than this many levels (`None`: never).
     pub save_progress: Option<u32>,
     /// With `save_progress`: alternate fixed and saved signs, periods from this many conflicts.
@@ -179,6 +182,7 @@ impl DeviceOptions {
             seed: self.seed,
             sums: Sums::Translate,
             decide: Decide::Rules,
+            decide_turn: crate::engine::cpu::decide_turns::TURN,
             save_progress: None,
             phase_switch: None,
             fwd_cut: FwdCut::Decisions,

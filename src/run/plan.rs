@@ -11,6 +11,7 @@
 
 use super::{exit, Failure};
 use crate::config::{Config, EngineKind};
+use crate::engine::cpu::decide_turns;
 use crate::engine::options::SearchRow;
 use crate::engine::{
     Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
@@ -150,6 +151,7 @@ pub fn host_options(
         seed: r.seed.unwrap_or(1),
         sums: c.sums,
         decide,
+        decide_turn: c.decide_turn.unwrap_or(decide_turns::TURN),
         save_progress,
         phase_switch,
         fwd_cut,
@@ -300,6 +302,16 @@ mod tests {
         }
         let rows = portfolio_of("--engine=cpu --configuration=paper --learning=fwd", 12);
         assert!(rows.iter().all(|(o, _)| o.learning == Learning::Fwd));
+    }
+
+    /// The options only the tests give (hidden from `--help`) reach the engines' structs, and
+    /// without them the engines keep their own defaults.
+    #[test]
+    fn test_options_reach_the_engines() {
+        let host = |args: &str| plan_of(args).unwrap().host.unwrap();
+        assert_eq!(host("--engine=cpu").decide_turn, decide_turns::TURN);
+        let h = host("--engine=cpu --decide=alternate --decide-turn=3");
+        assert_eq!(h.decide_turn, 3);
     }
 
     #[test]
