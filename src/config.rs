@@ -330,6 +330,12 @@ pub struct Config {
     #[arg(long = "gpu-split", value_name = "N", default_value_t = 1000, help_heading = SOLVING)]
     pub gpu_split: u32,
 
+    /// Tests: GPU engine, N words of learned arena per search before the program's size raises
+    /// it, so that deletion runs often [default: `engine::gpu::engine::ARENA_WORDS`].
+    #[arg(long = "gpu-arena-words", value_name = "N", hide = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub gpu_arena_words: Option<u32>,
+
     /// Random seed for tie-breaking in the heuristics.
     #[arg(long, default_value_t = 1, help_heading = SOLVING)]
     pub seed: u64,

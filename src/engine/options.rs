@@ -164,6 +164,9 @@ pub struct DeviceOptions {
     pub cubes: Option<u32>,
     /// Many-searches engine: conflicts a search spends on a cube before it splits it (0: never).
     pub split: u32,
+    /// Words of learned arena per search before the program's size raises it
+    /// (`engine::gpu::engine::ARENA_WORDS`; tests give fewer, so that deletion runs often).
+    pub arena_words: u32,
     /// The GPU it runs on (CUDA's number among the visible ones; 0 unless `--engine=auto`
     /// spreads its GPU members over several).
     pub gpu: u32,

@@ -12,6 +12,7 @@
 use super::{exit, Failure};
 use crate::config::{Config, EngineKind};
 use crate::engine::cpu::decide_turns;
+use crate::engine::gpu::engine::ARENA_WORDS;
 use crate::engine::options::SearchRow;
 use crate::engine::{
     Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
@@ -195,6 +196,7 @@ pub fn device_options(c: &Config) -> DeviceOptions {
         searches: c.gpu_searches,
         cubes: c.gpu_cubes,
         split: c.gpu_split,
+        arena_words: c.gpu_arena_words.unwrap_or(ARENA_WORDS),
         gpu: 0,
         limit: c.solve_limit,
     }
@@ -312,6 +314,9 @@ mod tests {
         assert_eq!(host("--engine=cpu").decide_turn, decide_turns::TURN);
         let h = host("--engine=cpu --decide=alternate --decide-turn=3");
         assert_eq!(h.decide_turn, 3);
+        let device = |args: &str| plan_of(args).unwrap().device.unwrap();
+        assert_eq!(device("--engine=emu").arena_words, ARENA_WORDS);
+        assert_eq!(device("--engine=emu --gpu-arena-words=1").arena_words, 1);
     }
 
     #[test]
