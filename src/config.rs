@@ -6,7 +6,8 @@
 //! rows of `engine::options::CONFIGURATIONS`. Names follow clingo's where clingo has the option.
 //!
 //! Invariants: no engine reads a [`Config`]; test-only values (`--engine=emu`,
-//! `--sums=all-native`) parse but are hidden from `--help`;
+//! `--sums=all-native`) and options (`--decide-turn`, `--gpu-arena-words`, `--emulated-gpus`)
+//! parse but are hidden from `--help`, and no environment variable stands in for them;
 //! `config/tests.rs` keeps `--help` and README.md's option table in agreement.
 
 mod spellings;
@@ -318,6 +319,12 @@ pub struct Config {
     #[arg(long = "gpus", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..), help_heading = SOLVING)]
     pub gpus: Option<u32>,
+
+    /// Tests: `--engine=auto` as if the machine had N GPUs, each the GPU engine's kernel
+    /// compiled for the host (as `--engine=emu`), so that its race runs without a GPU.
+    #[arg(long = "emulated-gpus", value_name = "N", hide = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub emulated_gpus: Option<u32>,
 
     /// GPU engine: half the searches split the space into 2^K cubes for UNSAT proofs; 0 is off
     /// [default: from the searches].

@@ -31,6 +31,9 @@ pub struct Plan {
     /// The GPUs `auto` searches on, each one more member of its portfolio (`--gpus`, or every
     /// GPU there is; 1 until `run` has counted them).
     pub gpus: u32,
+    /// `--emulated-gpus` (tests): the GPUs `auto` counts, each the device kernel compiled for
+    /// the host (`Backend::Emulated`); `None`: the machine's own.
+    pub emulated_gpus: Option<u32>,
 }
 
 impl Plan {
@@ -76,12 +79,20 @@ pub fn plan(c: &Config) -> Result<Plan, Failure> {
             )));
         }
     }
+    if let Some(n) = c.emulated_gpus {
+        if c.engine != EngineKind::Auto {
+            return Err(usage(format!(
+                "--emulated-gpus={n} needs --engine=auto (it emulates auto's GPU members)"
+            )));
+        }
+    }
     let gpus = c.gpus.unwrap_or(1);
     Ok(Plan {
         kind,
         host,
         device,
         gpus,
+        emulated_gpus: c.emulated_gpus,
     })
 }
 
@@ -317,6 +328,12 @@ mod tests {
         let device = |args: &str| plan_of(args).unwrap().device.unwrap();
         assert_eq!(device("--engine=emu").arena_words, ARENA_WORDS);
         assert_eq!(device("--engine=emu --gpu-arena-words=1").arena_words, 1);
+        assert_eq!(plan_of("").unwrap().emulated_gpus, None);
+        assert_eq!(plan_of("--emulated-gpus=2").unwrap().emulated_gpus, Some(2));
+        for engine in ["cpu", "gpu", "emu"] {
+            let e = plan_of(&format!("--engine={engine} --emulated-gpus=1")).unwrap_err();
+            assert!(e.contains("needs --engine=auto"), "{e}");
+        }
     }
 
     #[test]
