@@ -60,6 +60,7 @@ fn parse_args() -> Result<Args, String> {
             searches: None,
             cubes: None,
             split: 1000,
+            arena_words: yasmin_rs::engine::gpu::engine::ARENA_WORDS,
             gpu: 0,
         },
         timeout: Duration::from_secs(60),

@@ -6,7 +6,8 @@
 //! rows of `engine::options::CONFIGURATIONS`. Names follow clingo's where clingo has the option.
 //!
 //! Invariants: no engine reads a [`Config`]; test-only values (`--engine=emu`,
-//! `--sums=all-native`) parse but are hidden from `--help`;
+//! `--sums=all-native`) and options (`--decide-turn`, `--gpu-arena-words`, `--emulated-gpus`)
+//! parse but are hidden from `--help`, and no environment variable stands in for them;
 //! `config/tests.rs` keeps `--help` and README.md's option table in agreement.
 
 mod spellings;
@@ -263,6 +264,12 @@ pub struct Config {
     #[arg(long, value_enum, help_heading = SOLVING)]
     pub decide: Option<Decide>,
 
+    /// Tests: with `--decide=alternate`, the first turn N conflicts long, so that small
+    /// programs switch too [default: `engine::cpu::decide_turns::TURN`].
+    #[arg(long = "decide-turn", value_name = "N", hide = true,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub decide_turn: Option<u64>,
+
     /// Host engine, with `--decide=vars`: on a backjump over more than N levels, keep the
     /// signs it undoes for later decisions, or `off` [default: the configuration's].
     #[arg(long = "save-progress", value_name = "N|off", value_parser = values::save_progress,
@@ -313,6 +320,12 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..), help_heading = SOLVING)]
     pub gpus: Option<u32>,
 
+    /// Tests: `--engine=auto` as if the machine had N GPUs, each the GPU engine's kernel
+    /// compiled for the host (as `--engine=emu`), so that its race runs without a GPU.
+    #[arg(long = "emulated-gpus", value_name = "N", hide = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub emulated_gpus: Option<u32>,
+
     /// GPU engine: half the searches split the space into 2^K cubes for UNSAT proofs; 0 is off
     /// [default: from the searches].
     #[arg(long = "gpu-cubes", value_name = "K",
@@ -323,6 +336,12 @@ pub struct Config {
     /// a search without one; 0 is off.
     #[arg(long = "gpu-split", value_name = "N", default_value_t = 1000, help_heading = SOLVING)]
     pub gpu_split: u32,
+
+    /// Tests: GPU engine, N words of learned arena per search before the program's size raises
+    /// it, so that deletion runs often [default: `engine::gpu::engine::ARENA_WORDS`].
+    #[arg(long = "gpu-arena-words", value_name = "N", hide = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub gpu_arena_words: Option<u32>,
 
     /// Random seed for tie-breaking in the heuristics.
     #[arg(long, default_value_t = 1, help_heading = SOLVING)]

@@ -129,9 +129,9 @@ pub fn run_to<W: Write>(
     // kernel driver's listing where it tells, so that the CUDA driver starts beside the
     // preparation (on the kernel's thread); asking the CUDA driver starts it (0.1 s on one
     // H100, seconds on some machines), as `--gpus` does to check its number: a phase of its
-    // own in `--stats`.
+    // own in `--stats`. With `--emulated-gpus=N` (tests) the machine has N, each emulated.
     let mut phases = phases::Phases::new(config.stats);
-    let emulated = emulated_gpus();
+    let emulated = plan.emulated_gpus;
     let gpus = match emulated {
         Some(n) => Ok(n),
         None if matches!(plan.kind, EngineKind::Auto | EngineKind::Gpu) => {
@@ -421,15 +421,6 @@ fn optimisation<'c>(config: &'c Config, program: &lparse::Program) -> Option<&'c
 fn models_wanted(config: &Config, opt: Option<&OptMode>) -> u64 {
     let optimising = opt.is_some_and(|o| matches!(o.kind, OptKind::Opt | OptKind::OptN));
     config.models.unwrap_or(if optimising { 0 } else { 1 })
-}
-
-/// `YASMIN_GPU_EMULATED=N` (tests): `auto`'s GPU members are N copies of the device kernel on
-/// the host (`Backend::Emulated`), as if the machine had N GPUs.
-fn emulated_gpus() -> Option<u32> {
-    std::env::var("YASMIN_GPU_EMULATED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&n| n >= 1)
 }
 
 /// The run stopped (time limit, Ctrl-C) before the search began: `UNKNOWN`, exit 1, and the

@@ -358,12 +358,12 @@ fn engine_gpu_without_a_gpu_is_a_clear_error() {
     }
 }
 
-/// `yasmin-rs args…` as if the machine had `gpus` GPUs (`YASMIN_GPU_EMULATED`: the device
+/// `yasmin-rs args…` as if the machine had `gpus` GPUs (`--emulated-gpus`: the device
 /// kernel compiled for the host stands in for each).
 fn with_gpus(gpus: &str, args: &[&str]) -> Run {
     Command::new(BIN)
         .args(args)
-        .env("YASMIN_GPU_EMULATED", gpus)
+        .arg(format!("--emulated-gpus={gpus}"))
         .stdin(Stdio::null())
         .output()
         .expect("run yasmin-rs")

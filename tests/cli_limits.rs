@@ -31,13 +31,12 @@ fn clingo58(args: &[&str]) -> Run {
     Run::from(out)
 }
 
-/// yasmin-rs on `args` with the environment `env`, stopped after a minute (a hang fails).
-fn yasmin_env(args: &[&str], env: &[(&str, &str)]) -> Run {
+/// yasmin-rs on `args`, stopped after a minute (a hang fails).
+fn yasmin_timed(args: &[&str]) -> Run {
     let out = Command::new("timeout")
         .arg("60")
         .arg(BIN)
         .args(args)
-        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .output()
         .expect("run yasmin-rs");
@@ -107,16 +106,16 @@ fn stopped_as_clasp(r: &Run, what: &str) {
 /// The host engine on one thread: deterministic, so compared with clingo result for result.
 const ONE_THREAD: &[&str] = &["--engine=cpu", "-t", "1"];
 
-/// The engines a solve limit must hold on (`env`: the race with an emulated GPU member). The
-/// first searches alone, on one thread, and gives what clingo gives on the tests' programs;
-/// in the others a member that reaches the limit stops the rest (as one of clasp's threads
+/// The engines a solve limit must hold on (`--emulated-gpus`: the race with an emulated GPU
+/// member). The first searches alone, on one thread, and gives what clingo gives on the tests'
+/// programs; in the others a member that reaches the limit stops the rest (as one of clasp's threads
 /// does), so whether a model came first depends on the members' timing.
-const ENGINES: [(&[&str], &[(&str, &str)]); 5] = [
-    (ONE_THREAD, &[]),
-    (&["--engine=cpu", "-t", "2"], &[]),
-    (&[], &[]),
-    (&["--engine=emu"], &[]),
-    (&[], &[("YASMIN_GPU_EMULATED", "1")]),
+const ENGINES: [&[&str]; 5] = [
+    ONE_THREAD,
+    &["--engine=cpu", "-t", "2"],
+    &[],
+    &["--engine=emu"],
+    &["--emulated-gpus=1"],
 ];
 
 #[test]
@@ -130,14 +129,11 @@ fn a_limit_before_any_model_ends_unknown_with_exit_0_as_clingos() {
         let theirs = clingo58(&[&file, "-c", "n=8", limit]);
         assert_eq!(result(&theirs.stdout), Some("UNKNOWN"), "{}", theirs.stdout);
         assert_eq!(theirs.code, Some(0), "clingo: {limit}");
-        for (engine, env) in ENGINES {
+        for engine in ENGINES {
             let mut args = vec![file.as_str(), "-c", "n=8", limit];
             args.extend(engine);
-            let ours = yasmin_env(&args, env);
-            let what = format!(
-                "{limit} {engine:?} {env:?}:\n{}\n{}",
-                ours.stdout, ours.stderr
-            );
+            let ours = yasmin_timed(&args);
+            let what = format!("{limit} {engine:?}:\n{}\n{}", ours.stdout, ours.stderr);
             // No model exists: every engine stops as clingo does.
             stopped_as_clasp(&ours, &what);
             assert_eq!(result(&ours.stdout), result(&theirs.stdout), "{what}");
@@ -233,11 +229,11 @@ fn models_before_the_limit_are_printed_and_the_result_is_satisfiable() {
     let models = |text: &str| summary(text, "Models").map(str::to_owned);
     let more = |text: &str| models(text).is_some_and(|m| m.ends_with('+'));
     assert!(more(&theirs.stdout), "{}", theirs.stdout);
-    for (engine, env) in ENGINES {
+    for engine in ENGINES {
         let mut args = vec![file.as_str(), "-c", "n=8", "-n", "0", "--solve-limit=100"];
         args.extend(engine);
-        let ours = yasmin_env(&args, env);
-        let what = format!("{engine:?} {env:?}:\n{}\n{}", ours.stdout, ours.stderr);
+        let ours = yasmin_timed(&args);
+        let what = format!("{engine:?}:\n{}\n{}", ours.stdout, ours.stderr);
         stopped_as_clasp(&ours, &what);
         if engine == ONE_THREAD {
             assert_eq!(result(&ours.stdout), result(&theirs.stdout), "{what}");
@@ -287,11 +283,11 @@ fn optimisation_stopped_by_the_limit_is_satisfiable_with_the_optimum_unknown() {
     );
     assert_eq!(theirs.code, Some(10));
     assert_eq!(summary(&theirs.stdout, "  Optimum"), Some("unknown"));
-    for (engine, env) in ENGINES {
+    for engine in ENGINES {
         let mut args = vec![file.as_str(), &minimize, "-c", "n=8", "--solve-limit=100"];
         args.extend(engine);
-        let ours = yasmin_env(&args, env);
-        let what = format!("{engine:?} {env:?}:\n{}\n{}", ours.stdout, ours.stderr);
+        let ours = yasmin_timed(&args);
+        let what = format!("{engine:?}:\n{}\n{}", ours.stdout, ours.stderr);
         stopped_as_clasp(&ours, &what);
         if engine == ONE_THREAD {
             assert_eq!(result(&ours.stdout), result(&theirs.stdout), "{what}");

@@ -57,7 +57,7 @@ fn emu(args: &[&str], arena_words: Option<&str>) -> (String, Option<i32>) {
     cmd.args(["--engine=emu", "-n", "0", "-q", "--stats"])
         .args(args);
     if let Some(w) = arena_words {
-        cmd.env("YASMIN_ARENA_WORDS", w);
+        cmd.arg(format!("--gpu-arena-words={w}"));
     }
     let out = cmd.output().expect("run yasmin-rs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -122,13 +122,9 @@ fn answer_sets_after_conflicts_restarts_and_deletion_are_clingos() {
                 &format!("--gpu-searches={searches}"),
                 "--gpu-cubes=3",
                 &format!("--learning={learning}"),
+                "--gpu-arena-words=1",
             ];
-            let out = cmd
-                .arg(&file)
-                .args(args)
-                .env("YASMIN_ARENA_WORDS", "1")
-                .output()
-                .unwrap();
+            let out = cmd.arg(&file).args(args).output().unwrap();
             let stdout = String::from_utf8_lossy(&out.stdout);
             assert_eq!(out.status.code(), Some(30), "{args:?}\n{stdout}");
             assert_eq!(common::answer_sets(&stdout), want, "{args:?}");

@@ -17,12 +17,17 @@ use std::process::Command;
 #[test]
 fn a_tiny_learned_store_still_proves_unsatisfiability() {
     let out = Command::new(env!("CARGO_BIN_EXE_yasmin-rs"))
-        .args(["--engine=emu", "--gpu-searches=32", "--stats", "-q"])
+        .args([
+            "--engine=emu",
+            "--gpu-searches=32",
+            "--gpu-arena-words=1",
+            "--stats",
+            "-q",
+        ])
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/device/pigeons7.lp"
         ))
-        .env("YASMIN_ARENA_WORDS", "1")
         .output()
         .expect("run yasmin-rs");
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -229,7 +229,7 @@ fn check_program(
     // `kernels/search/sums.cuh`); plain `emu` forces that on two programs in three.
     let all_native = engine == "emu-native" || (engine == "emu" && (vars_with / 3) % 3 != 0);
     // `auto-emu`: the whole-machine race, host threads beside the device kernel on the host
-    // (YASMIN_GPU_EMULATED: as one or two GPUs), sharing nogoods both ways.
+    // (`--emulated-gpus`: as one or two GPUs), sharing nogoods both ways.
     let emulated_gpu = engine == "auto-emu";
     let engine = match engine {
         "emu-native" => "emu",
@@ -254,7 +254,7 @@ fn check_program(
     if engine == "cpu" {
         runs.push((LEARNING[vars_with % 2], DECIDE[1], None));
         // Decisions on variables and on rules in turns, switching every few conflicts
-        // (YASMIN_DECIDE_TURN), on every other program.
+        // (`--decide-turn`), on every other program.
         if vars_with % 2 == 1 {
             runs.push((LEARNING[(vars_with / 2) % 2], "alternate", None));
         }
@@ -280,6 +280,9 @@ fn check_program(
         if decide != DECIDE[0] {
             args.extend(["--decide", decide]);
         }
+        if decide == "alternate" {
+            args.push("--decide-turn=3");
+        }
         if let Some(cut) = cut {
             args.extend(["--fwd-cut", cut]);
         }
@@ -289,6 +292,8 @@ fn check_program(
         if emulated_gpu {
             let t = forced.as_deref().unwrap_or(["1", "2"][vars_with % 2]);
             args.extend(["-t", t, "--gpu-searches", &searches]);
+            // One GPU, or two on every other program (a member on each).
+            args.push(["--emulated-gpus=1", "--emulated-gpus=2"][(vars_with / 2) % 2]);
         }
         if engine == "emu" {
             // The device engine's kernel on the host: 1 to 8 searches, so every row of the
@@ -303,13 +308,6 @@ fn check_program(
         cmd.arg(aspif)
             .args(&args)
             .args(["--time-limit", &limit.to_string()]);
-        if decide == "alternate" {
-            cmd.env("YASMIN_DECIDE_TURN", "3");
-        }
-        if emulated_gpu {
-            // One GPU, or two on every other program (a member on each).
-            cmd.env("YASMIN_GPU_EMULATED", ["1", "2"][(vars_with / 2) % 2]);
-        }
         let (out, err, code) = run_limited(&mut cmd, Duration::from_secs(limit + 10));
         let got = parse_text(&out, code);
         minimality |= out.contains(MINIMALITY);

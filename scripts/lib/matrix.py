@@ -23,9 +23,9 @@ unsatisfiable), `brave`, `cautious`, `project` (`--project` with `#project`), `p
 (`--project` with `#show`), `brave-proj` and `cautious-proj` (consequences of the program with
 `#project`, which clingo takes over the projection; the latter with `--project`). Engines: `cpu1` (`--engine=cpu -t 1`), `cpu4` (`-t 4`), `emu` (the
 GPU kernel compiled for the host, 1-8 searches), `auto-emu` (`--engine=auto -t 2` with the
-emulated GPU), `gpu` (the GPU engine, on a machine with one), `gpu-256` (the same with 256
-searches instead of the thousands resident: the same kernel and host code, and a small
-program's run is not dominated by taking every search's copy of the same model).
+emulated GPU, `--emulated-gpus=1`), `gpu` (the GPU engine, on a machine with one), `gpu-256`
+(the same with 256 searches instead of the thousands resident: the same kernel and host code,
+and a small program's run is not dominated by taking every search's copy of the same model).
 
 Invariant: a run agrees only when what is compared for its mode equals clingo's exactly and
 the exit codes are equal; clingo runs in-process (`clingo.clingo_main`, its text output, exit
@@ -56,7 +56,7 @@ ENGINES = {
     "cpu1": ["--engine=cpu", "-t", "1"],
     "cpu4": ["--engine=cpu", "-t", "4"],
     "emu": ["--engine=emu"],
-    "auto-emu": ["--engine=auto", "-t", "2"],
+    "auto-emu": ["--engine=auto", "-t", "2", "--emulated-gpus=1"],
     "gpu": ["--engine=gpu"],
     "gpu-256": ["--engine=gpu", "--gpu-searches", "256"],
 }
@@ -323,13 +323,10 @@ def jobs_of(d, pids, engines, time_limit=60):
     return jobs
 
 
-def run_process(binary, engine, args, timeout):
-    env = dict(os.environ)
-    if engine == "auto-emu":
-        env["YASMIN_GPU_EMULATED"] = "1"
+def run_process(binary, args, timeout):
     try:
         p = subprocess.run([binary] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           env=env, timeout=timeout)
+                           timeout=timeout)
         return p.stdout.decode(), p.returncode, p.stderr.decode()
     except subprocess.TimeoutExpired:
         return "", None, "killed after %s s" % timeout
@@ -343,8 +340,7 @@ def run_batch(batch, jobs, work, nproc, log_path=None):
     for k, shard in enumerate(shards):
         jf = os.path.join(out_dir, "jobs%d.tsv" % k)
         with open(jf, "w") as f:
-            for idx, (_, _, engine, args) in shard:
-                assert engine != "auto-emu", "cli_batch runs no emulated GPU"
+            for idx, (_, _, _, args) in shard:
                 f.write("\t".join([os.path.join(out_dir, "%d.out" % idx)] + args) + "\n")
         err = open(os.path.join(out_dir, "err%d.txt" % k), "w")
         times = open(log_path, "a") if log_path else subprocess.DEVNULL
@@ -373,7 +369,7 @@ def check_dir(d, pids, engines, binary, batch, jobs_n, work, log=print, batch_lo
         results = run_batch(batch, indexed, work, jobs_n, batch_log)
     else:
         with concurrent.futures.ThreadPoolExecutor(jobs_n) as ex:
-            futs = {ex.submit(run_process, binary, j[2], j[3], 90): i for i, j in indexed}
+            futs = {ex.submit(run_process, binary, j[3], 90): i for i, j in indexed}
             results = {futs[f]: f.result() for f in concurrent.futures.as_completed(futs)}
     infos = {pid: json.load(open(os.path.join(d, pid + ".json"))) for pid in pids}
     table = collections.defaultdict(lambda: [0, 0])  # (class, mode, engine) -> [runs, bad]

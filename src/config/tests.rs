@@ -222,7 +222,13 @@ fn help_and_the_readme_table_agree() {
     }
     // Hidden switches and values stay out of the help text.
     let help = cmd.clone().render_long_help().to_string();
-    for hidden in ["emu", "all-native"] {
+    for hidden in [
+        "emu",
+        "all-native",
+        "decide-turn",
+        "gpu-arena-words",
+        "emulated-gpus",
+    ] {
         assert!(!help.contains(hidden), "--help shows {hidden}");
     }
     for group in [BASIC, SOLVING, OUTPUT] {

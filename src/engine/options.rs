@@ -134,6 +134,9 @@ pub struct HostOptions {
     pub sums: Sums,
     /// Decide on applicable rules (the paper's) or on any variable.
     pub decide: Decide,
+    /// `Decide::Alternate`: conflicts of the first turn (`engine::cpu::decide_turns::TURN`;
+    /// tests give fewer, so that small programs switch too).
+    pub decide_turn: u64,
     /// `Decide::Vars`: save signs on backjumps over more than this many levels (`None`: never).
     pub save_progress: Option<u32>,
     /// With `save_progress`: alternate fixed and saved signs, periods from this many conflicts.
@@ -161,6 +164,9 @@ pub struct DeviceOptions {
     pub cubes: Option<u32>,
     /// Many-searches engine: conflicts a search spends on a cube before it splits it (0: never).
     pub split: u32,
+    /// Words of learned arena per search before the program's size raises it
+    /// (`engine::gpu::engine::ARENA_WORDS`; tests give fewer, so that deletion runs often).
+    pub arena_words: u32,
     /// The GPU it runs on (CUDA's number among the visible ones; 0 unless `--engine=auto`
     /// spreads its GPU members over several).
     pub gpu: u32,
@@ -179,6 +185,7 @@ impl DeviceOptions {
             seed: self.seed,
             sums: Sums::Translate,
             decide: Decide::Rules,
+            decide_turn: crate::engine::cpu::decide_turns::TURN,
             save_progress: None,
             phase_switch: None,
             fwd_cut: FwdCut::Decisions,

@@ -43,6 +43,7 @@ fn device_opts(searches: u32, seed: u64) -> DeviceOptions {
         searches: Some(searches),
         cubes: None,
         split: 1000,
+        arena_words: crate::engine::gpu::engine::ARENA_WORDS,
         gpu: 0,
         limit: crate::engine::SolveLimit::NONE,
     }

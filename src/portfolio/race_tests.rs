@@ -265,6 +265,7 @@ fn emulated_with(
         searches: Some(4),
         cubes: None,
         split: 1000,
+        arena_words: crate::engine::gpu::engine::ARENA_WORDS,
         gpu: 0,
         limit: crate::engine::SolveLimit::NONE,
     };

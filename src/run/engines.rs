@@ -2,7 +2,7 @@
 //! machine and the program allow (`threads.rs`), racing (`portfolio`) where several
 //! members search, with the minimality check around it for disjunction with a head cycle.
 
-use super::{emulated_gpus, engine_code, engine_failure, exit, plan, prepare, threads, Failure};
+use super::{engine_code, engine_failure, exit, plan, prepare, threads, Failure};
 use crate::config::{Config, EngineKind, OptKind};
 use crate::engine::Engine;
 use crate::portfolio::optimize::CoreGuided;
@@ -90,7 +90,9 @@ pub(super) fn make_engine(
         && !single
         && plan.device.is_some()
         && matches!(config.opt_mode.kind, OptKind::Opt | OptKind::OptN);
-    let backend = if gpu_emulated() {
+    // `--emulated-gpus` (tests): `auto`'s GPU members are the search kernel compiled for the
+    // host (as `--engine=emu`), so that the race with device members runs without a GPU.
+    let backend = if plan.emulated_gpus.is_some() {
         Backend::Emulated
     } else {
         Backend::Device
@@ -218,10 +220,4 @@ pub(super) fn make_engine(
         }
         None => engine,
     })
-}
-
-/// `YASMIN_GPU_EMULATED=1` (tests): `--engine=auto`'s GPU member is the search kernel compiled
-/// for the host (`--engine=emu`), so that the race with a device member runs without a GPU.
-fn gpu_emulated() -> bool {
-    emulated_gpus().is_some()
 }

@@ -11,6 +11,8 @@
 
 use super::{exit, Failure};
 use crate::config::{Config, EngineKind};
+use crate::engine::cpu::decide_turns;
+use crate::engine::gpu::engine::ARENA_WORDS;
 use crate::engine::options::SearchRow;
 use crate::engine::{
     Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
@@ -29,6 +31,9 @@ pub struct Plan {
     /// The GPUs `auto` searches on, each one more member of its portfolio (`--gpus`, or every
     /// GPU there is; 1 until `run` has counted them).
     pub gpus: u32,
+    /// `--emulated-gpus` (tests): the GPUs `auto` counts, each the device kernel compiled for
+    /// the host (`Backend::Emulated`); `None`: the machine's own.
+    pub emulated_gpus: Option<u32>,
 }
 
 impl Plan {
@@ -74,12 +79,20 @@ pub fn plan(c: &Config) -> Result<Plan, Failure> {
             )));
         }
     }
+    if let Some(n) = c.emulated_gpus {
+        if c.engine != EngineKind::Auto {
+            return Err(usage(format!(
+                "--emulated-gpus={n} needs --engine=auto (it emulates auto's GPU members)"
+            )));
+        }
+    }
     let gpus = c.gpus.unwrap_or(1);
     Ok(Plan {
         kind,
         host,
         device,
         gpus,
+        emulated_gpus: c.emulated_gpus,
     })
 }
 
@@ -150,6 +163,7 @@ pub fn host_options(
         seed: r.seed.unwrap_or(1),
         sums: c.sums,
         decide,
+        decide_turn: c.decide_turn.unwrap_or(decide_turns::TURN),
         save_progress,
         phase_switch,
         fwd_cut,
@@ -193,6 +207,7 @@ pub fn device_options(c: &Config) -> DeviceOptions {
         searches: c.gpu_searches,
         cubes: c.gpu_cubes,
         split: c.gpu_split,
+        arena_words: c.gpu_arena_words.unwrap_or(ARENA_WORDS),
         gpu: 0,
         limit: c.solve_limit,
     }
@@ -300,6 +315,25 @@ mod tests {
         }
         let rows = portfolio_of("--engine=cpu --configuration=paper --learning=fwd", 12);
         assert!(rows.iter().all(|(o, _)| o.learning == Learning::Fwd));
+    }
+
+    /// The options only the tests give (hidden from `--help`) reach the engines' structs, and
+    /// without them the engines keep their own defaults.
+    #[test]
+    fn test_options_reach_the_engines() {
+        let host = |args: &str| plan_of(args).unwrap().host.unwrap();
+        assert_eq!(host("--engine=cpu").decide_turn, decide_turns::TURN);
+        let h = host("--engine=cpu --decide=alternate --decide-turn=3");
+        assert_eq!(h.decide_turn, 3);
+        let device = |args: &str| plan_of(args).unwrap().device.unwrap();
+        assert_eq!(device("--engine=emu").arena_words, ARENA_WORDS);
+        assert_eq!(device("--engine=emu --gpu-arena-words=1").arena_words, 1);
+        assert_eq!(plan_of("").unwrap().emulated_gpus, None);
+        assert_eq!(plan_of("--emulated-gpus=2").unwrap().emulated_gpus, Some(2));
+        for engine in ["cpu", "gpu", "emu"] {
+            let e = plan_of(&format!("--engine={engine} --emulated-gpus=1")).unwrap_err();
+            assert!(e.contains("needs --engine=auto"), "{e}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@
 use super::CpuEngine;
 use crate::lit::Var;
 
-/// Conflicts of the first turn.
+/// Conflicts of the first turn: `HostOptions::decide_turn`'s default (`--decide-turn`).
 pub const TURN: u64 = 2000;
 
 /// When the current turn ends.
@@ -28,26 +28,9 @@ pub struct Turns {
     at: u64,
 }
 
-impl Default for Turns {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Turns {
-    /// Starts with decisions on variables for [`TURN`] conflicts (`YASMIN_DECIDE_TURN`, for
-    /// tests: that many, so that small programs switch too).
-    pub fn new() -> Turns {
-        let turn = std::env::var("YASMIN_DECIDE_TURN")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&t| t > 0)
-            .unwrap_or(TURN);
-        Turns::every(turn)
-    }
-
-    /// The first turn `turn` conflicts long.
-    fn every(turn: u64) -> Turns {
+    /// Starts with decisions on variables for `turn` conflicts.
+    pub fn new(turn: u64) -> Turns {
         Turns {
             period: turn,
             at: turn,
@@ -69,14 +52,6 @@ impl Turns {
 }
 
 impl CpuEngine {
-    /// Tests: with `--decide=alternate`, the first turn `conflicts` long.
-    #[cfg(test)]
-    pub(crate) fn switch_decisions_after(&mut self, conflicts: u64) {
-        if self.turns.is_some() {
-            self.turns = Some(Turns::every(conflicts));
-        }
-    }
-
     /// Switch between decisions on variables and on rules (at level 0).
     pub(super) fn switch_decisions(&mut self) {
         debug_assert_eq!(self.a.level(), 0, "decisions switch at level 0");
@@ -102,7 +77,7 @@ mod tests {
 
     #[test]
     fn turns_alternate_with_growing_periods() {
-        let mut t = Turns::every(TURN);
+        let mut t = Turns::new(TURN);
         let mut on_vars = true;
         let mut switches = Vec::new();
         for c in 0..20 * TURN {

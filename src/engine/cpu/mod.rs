@@ -40,7 +40,7 @@
 mod assign;
 mod assume;
 mod decide;
-mod decide_turns;
+pub mod decide_turns;
 mod decide_vars;
 // `--heuristic=domain`: the program's #heuristic directives.
 mod domain;
@@ -235,7 +235,8 @@ impl CpuEngine {
             vars,
             phases,
             switch,
-            turns: (opts.decide == Decide::Alternate).then(decide_turns::Turns::new),
+            turns: (opts.decide == Decide::Alternate)
+                .then(|| decide_turns::Turns::new(opts.decide_turn)),
             domain: (vars && opts.heuristic == super::Heuristic::Domain)
                 .then(|| domain::Domain::new(&g.heuristics)),
             restarts: Schedule::new(opts.restarts),

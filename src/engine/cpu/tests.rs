@@ -28,6 +28,7 @@ pub fn opts(learning: Learning, heuristic: Heuristic, seed: u64) -> HostOptions 
         seed,
         sums: crate::engine::Sums::Translate,
         decide: crate::engine::Decide::Rules,
+        decide_turn: super::decide_turns::TURN,
         save_progress: None,
         phase_switch: None,
         fwd_cut: crate::engine::FwdCut::Decisions,

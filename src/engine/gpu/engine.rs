@@ -47,7 +47,8 @@ const EMULATED_SEARCHES: usize = 4;
 /// The searches' counters (8 bytes each, `C_WORDS` per search) cross the bus at most this
 /// often while models come or progress is shown, and when a call ends without a model.
 const COUNTERS_EVERY: Duration = Duration::from_millis(250);
-/// Words of the learned arena per search before the program's size raises it.
+/// Words of the learned arena per search before the program's size raises it:
+/// `DeviceOptions::arena_words`'s default (`--gpu-arena-words`).
 pub const ARENA_WORDS: u32 = 1 << 19;
 
 pub struct ManyEngine {
@@ -152,13 +153,8 @@ impl ManyEngine {
         };
         let prog = ProgArrays::new(g, c, opt.as_ref().map(|o| o.lits()), opts.heuristic)
             .map_err(EngineError::OutOfMemory)?;
-        // YASMIN_ARENA_WORDS (tests): a smaller learned store, so that deletion runs often.
-        let arena = std::env::var("YASMIN_ARENA_WORDS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(ARENA_WORDS);
         let fwd = opts.learning == crate::engine::Learning::Fwd;
-        let geo = Geometry::new(&prog, arena, fwd).map_err(EngineError::OutOfMemory)?;
+        let geo = Geometry::new(&prog, opts.arena_words, fwd).map_err(EngineError::OutOfMemory)?;
         let requested = opts.searches.map(|n| n as usize);
         let layout = Layout {
             opts,

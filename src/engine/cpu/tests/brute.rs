@@ -257,6 +257,7 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         {
             let o = HostOptions {
                 decide,
+                decide_turn: 1,
                 save_progress,
                 fwd_cut,
                 phase_switch,
@@ -266,7 +267,6 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
             // Blocking nogoods, then (resolution only) enumeration by backtracking (`enum_bt`).
             for bt in [false, learning == Learning::Res] {
                 let mut e = engine_for(&p, o);
-                e.switch_decisions_after(1);
                 if bt {
                     assert!(e.enumerate_by_backtracking());
                 }
