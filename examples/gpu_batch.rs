@@ -62,6 +62,7 @@ fn parse_args() -> Result<Args, String> {
             split: 1000,
             arena_words: yasmin_rs::engine::gpu::engine::ARENA_WORDS,
             gpu: 0,
+            limit: yasmin_rs::engine::SolveLimit::NONE,
         },
         timeout: Duration::from_secs(60),
         files: Vec::new(),
@@ -183,6 +184,7 @@ fn run_one(a: &Args, path: &str) -> Verdict {
             }
             Ok(Step::Exhausted) => break,
             Ok(Step::Stopped) => return Verdict::Mismatch("time limit".into()),
+            Ok(Step::Limit) => return Verdict::Mismatch("solve limit".into()),
             Err(e) => return Verdict::Mismatch(format!("engine error: {e}")),
         }
     }
