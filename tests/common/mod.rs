@@ -11,6 +11,7 @@
 #![allow(dead_code)]
 
 pub mod bin;
+pub mod clingo;
 
 use std::collections::BTreeMap;
 
