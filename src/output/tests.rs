@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::engine::stats::{GpuSetup, GpuTime};
-use lparse::{Output, ProgramBuilder};
+use crate::engine::Stats;
+use lparse::{Output, Program, ProgramBuilder};
 
 fn run(format: Format, quiet: bool, models: &[&[&str]], summary: Summary) -> String {
     let level = 2 * quiet as u8;

@@ -23,7 +23,7 @@
 //! further GPUs (`--gpus`) are built from the same completion on threads of their own and
 //! search there as the host threads do (a member number after theirs, the same reports).
 
-use super::race::{complete_beside, spawn, ExtraGpuBuild, GpuBuild};
+use super::race::spawn;
 use crate::engine::exchange::Exchange;
 use crate::engine::{
     Bound, Engine, EngineError, HostOptions, Limits, Model, ProgressSink, Stats, Step,
@@ -44,15 +44,6 @@ const STOP_WAIT: Duration = Duration::from_millis(200);
 
 /// The GPU member's number in `best` and `proved_by`.
 const GPU: u32 = u32::MAX;
-
-/// The GPU member on its way: the device's completion, made on a thread of its own, and what
-/// builds the member from it.
-struct GpuPending {
-    completion: Receiver<(GroundProgram, Completion, ())>,
-    build: GpuBuild,
-    /// The further GPUs' members, GPU 1 first.
-    extra: Vec<ExtraGpuBuild>,
-}
 
 /// A member's engine, handed back when it stops.
 type MemberEngine = Box<dyn Engine + Send>;
@@ -251,80 +242,6 @@ impl OptRace {
         })
     }
 
-    /// Add the GPU engine as a member once it is ready: `complete` makes the device's
-    /// completion of `ground` on a thread of its own while the threads search, and the race
-    /// builds the member with `build` (on the caller's thread) when it is done.
-    /// `extra`: the members of further GPUs, built from the same completion on threads of
-    /// their own.
-    pub fn add_gpu_later(
-        &mut self,
-        ground: GroundProgram,
-        complete: fn(&GroundProgram) -> Completion,
-        build: GpuBuild,
-        extra: Vec<ExtraGpuBuild>,
-    ) -> Result<(), EngineError> {
-        self.gpu_pending = Some(GpuPending {
-            completion: complete_beside(ground, complete, |_| ())?,
-            build,
-            extra,
-        });
-        Ok(())
-    }
-
-    /// Build the pending GPU member if its completion is ready, under the newest bound.
-    fn poll_gpu(&mut self) {
-        // Not while the kernel still compiles beside the preparation: the build would wait.
-        if crate::engine::gpu::cache::warming() {
-            return;
-        }
-        let Some(pending) = self.gpu_pending.take() else {
-            return;
-        };
-        let (ground, completion, ()) = match pending.completion.try_recv() {
-            Ok(done) => done,
-            Err(TryRecvError::Empty) => {
-                self.gpu_pending = Some(pending);
-                return;
-            }
-            Err(TryRecvError::Disconnected) => {
-                eprintln!("*** Warn : (yasmin-rs): the device's completion failed; the CPU engine goes on");
-                self.tx = None;
-                return;
-            }
-        };
-        let program = Arc::new((ground, completion));
-        if !pending.extra.is_empty() {
-            self.start_extra(pending.extra, &program);
-        }
-        // No member joins later: the reports end when the members have.
-        self.tx = None;
-        let (ground, completion) = (&program.0, &program.1);
-        let built = (pending.build)(ground, completion).and_then(|mut gpu| {
-            match &self.bound {
-                Some(b) => gpu.set_bound(b).map_err(|e| e.to_string()),
-                None => Ok(()),
-            }
-            .map(|()| gpu)
-        });
-        match built {
-            Ok(gpu) => self.gpu = Some(gpu),
-            Err(why) => {
-                eprintln!("*** Info : (yasmin-rs): the GPU engine does not take part: {why}")
-            }
-        }
-    }
-
-    /// The GPU member leaves the race (its counters kept); its engine.
-    fn gpu_leave(&mut self) -> Option<Box<dyn Engine>> {
-        let gpu = self.gpu.take();
-        if let Some(g) = &gpu {
-            self.gpu_stats = Some(g.stats().clone());
-        }
-        self.gpu_pending = None;
-        self.tx = None;
-        gpu
-    }
-
     /// The race is over: member `by` proved its bound optimal; the member that found the best
     /// model stays, alone, for optN's optimal models (`set_bound`).
     fn finish(&mut self, by: u32) {
@@ -500,45 +417,6 @@ impl OptRace {
             }
         }
     }
-
-    /// Let the GPU member search for up to [`POLL`]; its answer, if it has one.
-    fn gpu_slice(&mut self, limits: &Limits) -> Option<Step> {
-        let gpu = self.gpu.as_mut()?;
-        let soon = Instant::now() + POLL;
-        let slice = Limits {
-            deadline: Some(limits.deadline.map_or(soon, |d| d.min(soon))),
-            interrupt: limits.interrupt.clone(),
-            progress: limits.progress.as_ref().map(|_| self.gpu_sink.clone()),
-        };
-        match gpu.next_model(&slice) {
-            Ok(Step::Model(model)) => {
-                // Within the caller's bound, so better than the best so far.
-                let costs = gpu.costs()?;
-                if self.best.as_ref().is_none_or(|(b, _)| costs < *b) {
-                    self.best = Some((costs, GPU));
-                    return Some(Step::Model(model));
-                }
-                None
-            }
-            Ok(Step::Exhausted) => {
-                self.finish(GPU);
-                Some(Step::Exhausted)
-            }
-            Ok(Step::Stopped) => None,
-            Ok(Step::Limit) => {
-                self.gpu_leave();
-                self.stop_all(None);
-                Some(Step::Limit)
-            }
-            Err(e) => {
-                eprintln!(
-                    "*** Warn : (yasmin-rs): the GPU engine failed ({e}); the CPU engine goes on"
-                );
-                self.gpu_leave();
-                None
-            }
-        }
-    }
 }
 
 impl Engine for OptRace {
@@ -619,8 +497,12 @@ impl Drop for OptRace {
     }
 }
 
+#[path = "optimize_gpu.rs"]
+mod gpu;
+
 #[path = "optimize_members.rs"]
 mod members;
+use gpu::GpuPending;
 use members::member;
 
 #[path = "optimize_cores.rs"]

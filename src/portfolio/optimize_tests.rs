@@ -6,6 +6,7 @@ use crate::engine::cpu::tests::{opts, prog};
 use crate::engine::cpu::CpuEngine;
 use crate::engine::gpu::engine::{Backend, ManyEngine};
 use crate::engine::{DeviceOptions, Heuristic, Learning};
+use crate::portfolio::race::{ExtraGpuBuild, GpuBuild};
 use lparse::{Minimize, ProgramBuilder, Rule, WLit};
 
 /// `{a1..a7}.`, `:- not a1, not a2.`, `:- a3, a4.`; minimise (priority 1) 3·a1 + 2·a2 +
