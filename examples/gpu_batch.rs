@@ -19,7 +19,7 @@
 //!                  [--timeout SECONDS] FILE.aspif...
 //!
 //! `gpu` is the default, the GPU engine (`emu`: its kernel compiled for the host). Atoms are
-//! eliminated (`ground::alias`) and a disjunctive program with a head cycle gets the minimality
+//! eliminated (`analyse::alias`) and a disjunctive program with a head cycle gets the minimality
 //! check around the engine, as in the CLI.
 
 use std::path::Path;
@@ -133,12 +133,12 @@ fn run_one(a: &Args, path: &str) -> Verdict {
     if !program.minimize.is_empty() {
         return Verdict::Unsupported("#minimize".into());
     }
-    let mut ground = match yasmin_rs::ground::analyse(&program) {
+    let mut ground = match yasmin_rs::analyse::analyse(&program) {
         Ok(g) => g,
         Err(e) => return Verdict::Unsupported(e.to_string()),
     };
-    // Eliminated atoms (`ground::alias`), as the CLI does with its default `--eq`.
-    yasmin_rs::ground::alias::eliminate(&mut ground);
+    // Eliminated atoms (`analyse::alias`), as the CLI does with its default `--eq`.
+    yasmin_rs::analyse::alias::eliminate(&mut ground);
     let completion = yasmin_rs::nogoods::complete(&ground);
     let engine: Result<Box<dyn Engine>, _> = match a.kind {
         Kind::Many(backend) => ManyEngine::new(&ground, &completion, a.opts, backend)

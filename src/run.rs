@@ -267,7 +267,7 @@ pub fn run_to<W: Write>(
         (None, None) => unreachable!("the preparation returns an engine or what builds one"),
     };
     if !prepared_aliases.is_empty() {
-        // Eliminated atoms (`ground::alias`) take their roots' values in every model.
+        // Eliminated atoms (`analyse::alias`) take their roots' values in every model.
         engine = Box::new(Alias::new(engine, prepared_aliases));
     }
     if let Some(mode) = config.projection() {

@@ -1,7 +1,7 @@
 //! Engines over an engine: each takes any [`crate::engine::Engine`] and answers the same calls,
 //! so that the run can stack them (`run/engines.rs`).
 //!
-//! - `eliminated`: models of a program whose atoms `ground::alias` eliminated, read back;
+//! - `eliminated`: models of a program whose atoms `analyse::alias` eliminated, read back;
 //! - `projective`: projective enumeration (`--project`), one model a class;
 //! - `minimality_check`: disjunctive programs with a head cycle, each candidate checked for
 //!   minimality by a second search;

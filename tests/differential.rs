@@ -200,12 +200,12 @@ enum Agreement {
 }
 
 /// The analysis shifts a disjunctive head set of the program over an auxiliary atom
-/// (`ground::shift`): what the run's summary counts, so that the corpus is seen to exercise it.
+/// (`analyse::shift`): what the run's summary counts, so that the corpus is seen to exercise it.
 fn shares_heads(aspif: &Path) -> bool {
     let bytes = std::fs::read(aspif).unwrap();
     lparse::read(&bytes, "gringo")
         .ok()
-        .and_then(|p| yasmin_rs::ground::analyse(&p).ok())
+        .and_then(|p| yasmin_rs::analyse::analyse(&p).ok())
         .is_some_and(|g| g.aux_atoms > 0)
 }
 

@@ -1,4 +1,4 @@
-//! Brute-force check of disjunctive shifting in `ground::analyse`: for random small programs with
+//! Brute-force check of disjunctive shifting in `analyse::analyse`: for random small programs with
 //! disjunctive, choice and normal heads over normal and (positive-weight) sum bodies,
 //! - `analyse` describes the program as not head-cycle-free (`minimality`) exactly when two
 //!   atoms of one disjunctive head reach each other in the positive dependency graph
@@ -14,7 +14,7 @@ mod common;
 
 use common::Rng;
 use lparse::{Body, Head, HeadKind, Program, ProgramBuilder, Rule, WLit};
-use yasmin_rs::ground::{analyse, BodyDef};
+use yasmin_rs::analyse::{analyse, BodyDef};
 
 /// The oracle's view of a rule: signed literals, sums with positive weights.
 #[derive(Clone, Debug)]
@@ -99,7 +99,7 @@ fn from_input(p: &Program) -> Vec<ORule> {
         .collect()
 }
 
-fn from_ground(g: &yasmin_rs::ground::GroundProgram) -> Vec<ORule> {
+fn from_ground(g: &yasmin_rs::analyse::GroundProgram) -> Vec<ORule> {
     g.rules
         .iter()
         .map(|r| {

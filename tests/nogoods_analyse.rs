@@ -1,10 +1,10 @@
-//! `ground::analyse`: dependency components and tightness, body sharing, what is rejected.
+//! `analyse::analyse`: dependency components and tightness, body sharing, what is rejected.
 
 mod nogoods_common;
 
 use lparse::{Edge, Heuristic, HeuristicModifier, ProgramBuilder};
 use nogoods_common::parse;
-use yasmin_rs::ground::{analyse, BodyDef, GroundProgram, Unsupported};
+use yasmin_rs::analyse::{analyse, BodyDef, GroundProgram, Unsupported};
 use yasmin_rs::nogoods::complete;
 
 fn ground(text: &str) -> (GroundProgram, Vec<String>) {

@@ -10,7 +10,7 @@ mod common;
 
 use common::Rng;
 use lparse::{Body, External, ExternalValue, Head, HeadKind, Program, ProgramBuilder, Rule, WLit};
-use yasmin_rs::ground::analyse;
+use yasmin_rs::analyse::analyse;
 use yasmin_rs::nogoods::aggregate::Aggregates;
 use yasmin_rs::nogoods::{complete_with, NogoodDb};
 

@@ -7,7 +7,7 @@
 //! files: `scripts/bench prepare` keeps them xz-compressed under its cache (`unxz -k` them).
 
 use std::time::Instant;
-use yasmin_rs::ground::{analyse, BodyDef};
+use yasmin_rs::analyse::{analyse, BodyDef};
 use yasmin_rs::nogoods::{complete, Origin};
 
 #[test]

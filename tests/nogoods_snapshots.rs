@@ -5,7 +5,7 @@
 mod nogoods_common;
 
 use nogoods_common::parse;
-use yasmin_rs::ground::analyse;
+use yasmin_rs::analyse::analyse;
 use yasmin_rs::nogoods::{complete, render::render};
 
 /// The completion of `text`, with equivalence preprocessing (`eq`) or without (`--eq=0`).

@@ -328,7 +328,7 @@ mod tests {
             Rule::choice(&[1, 2, 3], &[]),
             Rule::sum(&[4], 2, &[(1, 1), (2, 1), (3, 1)]),
         ]);
-        let g = crate::ground::analyse(&p).unwrap();
+        let g = crate::analyse::analyse(&p).unwrap();
         let translated = variable_space(&crate::nogoods::complete(&g));
         assert_eq!(translated, variable_space(&crate::nogoods::complete(&g)));
         let native = variable_space(&crate::nogoods::complete_all_native(&g));

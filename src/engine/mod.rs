@@ -210,7 +210,7 @@ pub enum EngineError {
 }
 
 /// Optimisation: which models the search may still report, by their cost vectors (highest
-/// priority first, as [`crate::ground::Objective`] orders its levels).
+/// priority first, as [`crate::analyse::Objective`] orders its levels).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Bound {
     /// Per level, the cost compared with (`None`: unbounded; levels past the end too).

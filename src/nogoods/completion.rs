@@ -9,14 +9,14 @@
 //! nodes as in [`super::aggregate`] and [`super::adder`]. Variables: atoms `1..=num_atoms`, then
 //! one per body, then aggregate auxiliaries.
 //!
-//! With equivalence preprocessing (`g.eq.on`, [`crate::ground::eq`]) a body the analysis found
+//! With equivalence preprocessing (`g.eq.on`, [`crate::analyse::eq`]) a body the analysis found
 //! equal to an atom has that atom's variable and no variable of its own (its definition written
 //! on the atom: the nogoods that said `b ↔ p` become tautologies, which the store drops), every
 //! conjunctive body used only by integrity constraints shares one variable fixed false, and a
 //! fact's rule `p :- ∅` is the unit `{F p}`. Atoms keep their variables; the invariant above
 //! holds as stated, body variables being shared.
 //!
-//! With eliminated atoms (`g.aliases`, [`crate::ground::alias`]) every nogood reads an
+//! With eliminated atoms (`g.aliases`, [`crate::analyse::alias`]) every nogood reads an
 //! eliminated atom `q = ±r` as the literal of `r`, `q`'s own variable is fixed false (`{T q}`)
 //! and its support and head nogoods (`q ↔ ±r` itself) are left out: the invariant then holds
 //! for the assignment with each `q` given the value of its literal. A body equal to an atom
@@ -29,7 +29,7 @@
 use super::aggregate;
 use super::db::{NogoodDbBuilder, Origin};
 use super::Completion;
-use crate::ground::{BodyDef, GroundProgram};
+use crate::analyse::{BodyDef, GroundProgram};
 use crate::lit::holds;
 use crate::lit::{Lit, Var};
 
@@ -309,7 +309,7 @@ fn body_rules(g: &GroundProgram) -> (Vec<u32>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ground::{alias, analysed};
+    use crate::analyse::{alias, analysed};
     use lparse::Rule;
 
     /// The body of `bodies` with exactly these positive and negative atoms.

@@ -12,8 +12,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::analyse::alias::Aliases;
 use crate::csr::Csr;
-use crate::ground::alias::Aliases;
 use crate::lit::{Lit, Var};
 
 /// Which formula of the completion (or which other source) a nogood encodes; kept for
@@ -88,7 +88,7 @@ pub struct NogoodDbBuilder {
     starts: Vec<u32>,
     origins: Vec<Origin>,
     has_empty: bool,
-    /// Eliminated atoms (`ground::alias`): [`Self::add`] reads each literal of one as its
+    /// Eliminated atoms (`analyse::alias`): [`Self::add`] reads each literal of one as its
     /// root's.
     aliases: Aliases,
 }
@@ -116,7 +116,7 @@ impl NogoodDbBuilder {
         self.num_vars = self.num_vars.max(v + 1);
     }
 
-    /// From now on read every literal of an eliminated atom as its root's (`ground::alias`).
+    /// From now on read every literal of an eliminated atom as its root's (`analyse::alias`).
     pub fn set_aliases(&mut self, aliases: &Aliases) {
         self.aliases = aliases.clone();
     }

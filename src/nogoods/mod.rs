@@ -29,7 +29,7 @@ pub enum Sums {
 }
 
 /// The host engine's completion for `sums` (`None`: every sum translated).
-pub fn completer(sums: Option<Sums>) -> fn(&crate::ground::GroundProgram) -> Completion {
+pub fn completer(sums: Option<Sums>) -> fn(&crate::analyse::GroundProgram) -> Completion {
     match sums {
         Some(Sums::Native) => complete_native,
         Some(Sums::AllNative) => complete_all_native,
@@ -39,7 +39,7 @@ pub fn completer(sums: Option<Sums>) -> fn(&crate::ground::GroundProgram) -> Com
 
 /// The device engine's completion for `sums`: as [`completer`]'s, with fewer small counts
 /// native ([`aggregate::SMALL_COUNT_LOWER_DEVICE`]).
-pub fn device_completer(sums: Option<Sums>) -> fn(&crate::ground::GroundProgram) -> Completion {
+pub fn device_completer(sums: Option<Sums>) -> fn(&crate::analyse::GroundProgram) -> Completion {
     match sums {
         Some(Sums::Native) => complete_native_device,
         _ => completer(sums),
@@ -49,11 +49,11 @@ pub use db::{NogoodDb, NogoodDbBuilder, Origin};
 
 use crate::lit::Var;
 
-/// The completion of a [`crate::ground::GroundProgram`]: its nogoods, and the variable that
+/// The completion of a [`crate::analyse::GroundProgram`]: its nogoods, and the variable that
 /// stands for each body (`body_var[i]` for `bodies[i]`; atoms are their own variables). The
 /// variable of a conjunctive body that only integrity constraints use is fixed false (its
 /// constraint nogood is written on the body's literals), so it does not mirror the body. With
-/// equivalence preprocessing (`ground::eq`) a body's variable may be an atom's, and several
+/// equivalence preprocessing (`analyse::eq`) a body's variable may be an atom's, and several
 /// bodies may share one variable: `body_var` is not injective and not above the atoms.
 #[derive(Clone, Debug, Default)]
 pub struct Completion {

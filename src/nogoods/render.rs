@@ -6,7 +6,7 @@
 //! it reflects the store exactly (no nogood left out or reordered).
 
 use super::{Completion, Origin};
-use crate::ground::{BodyDef, GroundProgram};
+use crate::analyse::{BodyDef, GroundProgram};
 use crate::lit::Lit;
 use std::fmt::Write;
 

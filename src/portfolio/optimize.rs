@@ -24,11 +24,11 @@
 //! search there as the host threads do (a member number after theirs, the same reports).
 
 use super::race::spawn;
+use crate::analyse::GroundProgram;
 use crate::engine::exchange::Exchange;
 use crate::engine::{
     Bound, Engine, EngineError, HostOptions, Limits, Model, ProgressSink, Stats, Step,
 };
-use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};

@@ -6,8 +6,8 @@
 //! slice, under the newest bound, so the race's reports are never left waiting longer.
 
 use super::{OptRace, GPU, POLL};
+use crate::analyse::GroundProgram;
 use crate::engine::{Engine, EngineError, Limits, Step};
-use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use crate::portfolio::race::{complete_beside, ExtraGpuBuild, GpuBuild};
 use std::sync::mpsc::{Receiver, TryRecvError};

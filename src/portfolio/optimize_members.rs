@@ -8,10 +8,10 @@
 //! engine, or none when it was never built), after its other reports.
 
 use super::{Control, MemberEngine, OptRace, Report};
+use crate::analyse::GroundProgram;
 use crate::engine::cpu::CpuEngine;
 use crate::engine::exchange::Port;
 use crate::engine::{Bound, HostOptions, Step};
-use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use crate::portfolio::race::{spawn, ExtraGpuBuild};
 use std::sync::atomic::Ordering;

@@ -13,7 +13,7 @@ use lparse::{Minimize, ProgramBuilder, Rule, WLit};
 /// a5 − a6 and (priority 0) a3 + a4 + not a5 (the test takes the optimum and the optimal
 /// models from the host engine alone).
 fn program() -> GroundProgram {
-    crate::ground::analyse(&input()).unwrap()
+    crate::analyse::analyse(&input()).unwrap()
 }
 
 /// The input program of [`program`].
@@ -312,7 +312,7 @@ fn random_optimisation(seed: u64) -> (GroundProgram, Completion) {
         }
         p.minimize(Minimize { priority, lits });
     }
-    let g = crate::ground::analyse(&p).unwrap();
+    let g = crate::analyse::analyse(&p).unwrap();
     let c = crate::nogoods::complete(&g);
     (g, c)
 }

@@ -19,10 +19,10 @@
 //! heard; after the first answer the race is that member alone, so later calls continue its
 //! search (its blocking nogoods in place, its sharing ended) and models stay pairwise distinct.
 
+use crate::analyse::GroundProgram;
 use crate::engine::cpu::CpuEngine;
 use crate::engine::exchange::{variable_space, DeviceLink, Exchange};
 use crate::engine::{Engine, EngineError, HostOptions, Limits, ProgressSink, Stats, Step};
-use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};

@@ -8,8 +8,8 @@
 //! message without a limit and for the others' at most [`GPU_STOP_WAIT`].
 
 use super::{answers, claim, spawn, DeviceLink, Race};
+use crate::analyse::GroundProgram;
 use crate::engine::{Engine, Limits, Step};
-use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};

@@ -38,7 +38,7 @@ fn two_models() -> GroundProgram {
         Rule::normal(&[], &[1, 2]),
         Rule::normal(&[], &[-1, -2]),
     ]);
-    crate::ground::analyse(&p).unwrap()
+    crate::analyse::analyse(&p).unwrap()
 }
 
 /// The host member's preparation, slowed down so that a GPU member answering at once is
@@ -179,7 +179,7 @@ fn host_threads_enumerate_every_model_once() {
             Rule::choice(&[1, 2, 3], &[]),
             Rule::normal(&[], &[-1, -2, -3]),
         ]);
-        let mut r = threads(crate::ground::analyse(&p).unwrap(), k);
+        let mut r = threads(crate::analyse::analyse(&p).unwrap(), k);
         let limits = Limits::none();
         let mut seen = std::collections::HashSet::new();
         loop {
@@ -213,7 +213,7 @@ fn host_threads_prove_unsatisfiability() {
             }
         }
     }
-    let g = crate::ground::analyse(&prog(rules)).unwrap();
+    let g = crate::analyse::analyse(&prog(rules)).unwrap();
     let mut r = threads(g, 6);
     assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Exhausted);
 }
@@ -247,7 +247,7 @@ fn pigeons(pigeons: i32, holes: i32) -> GroundProgram {
             }
         }
     }
-    crate::ground::analyse(&prog(rules)).unwrap()
+    crate::analyse::analyse(&prog(rules)).unwrap()
 }
 
 /// The GPU member as the search kernel compiled for the host, 4 searches (seed `seed`).
@@ -350,7 +350,7 @@ fn nothing_crosses_to_a_gpu_member_on_another_completion() {
         Rule::sum(&[4], 2, &[(1, 1), (2, 1), (3, 1)]),
         Rule::normal(&[], &[-4]),
     ]);
-    let g = crate::ground::analyse(&p).unwrap();
+    let g = crate::analyse::analyse(&p).unwrap();
     let mut r = with_emulated_gpu(g, slow_complete, crate::nogoods::complete_all_native);
     assert!(matches!(r.next_model(&Limits::none()), Ok(Step::Model(_))));
     // The GPU member was built (the host threads were still completing) but its link stays

@@ -9,10 +9,10 @@
 //! off one value.
 
 use super::{engine_code, engine_failure, exit, plan, prepare, threads, Failure};
+use crate::analyse::GroundProgram;
 use crate::config::{Config, EngineKind, OptKind};
 use crate::engine::gpu::engine::{Backend, ManyEngine};
 use crate::engine::{cpu::CpuEngine, gpu, Engine};
-use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 use crate::portfolio::optimize::{CoreGuided, OptRace};
 use crate::portfolio::race::{ExtraGpuBuild, GpuBuild, HostCompletion, Race};

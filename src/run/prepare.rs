@@ -12,9 +12,9 @@
 use super::input::{self, Source};
 use super::phases::Phases;
 use super::{exit, Failure};
+use crate::analyse::alias::Aliases;
+use crate::analyse::GroundProgram;
 use crate::engine::{cpu::CpuEngine, Engine, Heuristic, HostOptions, Sums};
-use crate::ground::alias::Aliases;
-use crate::ground::GroundProgram;
 use crate::grounder;
 use crate::nogoods::Completion;
 pub use crate::nogoods::{completer, device_completer};
@@ -60,7 +60,7 @@ pub struct Prepared {
     /// engine built by the caller (GPU, auto, host threads); `None` once the worker built the
     /// engine and dropped them.
     pub analysed: Option<(GroundProgram, Option<Completion>)>,
-    /// The eliminated atoms (`ground::alias`), whose values the caller puts back into each
+    /// The eliminated atoms (`analyse::alias`), whose values the caller puts back into each
     /// model (`wrap::eliminated::Alias`).
     pub aliases: Aliases,
 }
@@ -76,7 +76,7 @@ enum Msg {
 /// `#minimize`: the host engine searches it, and its completion is made here, where the time
 /// limit holds), the completion with `host`'s sums (`None`: the device engine's,
 /// `device_sums`), and with `build` the host engine there too; `eq`: equivalence preprocessing
-/// (`--eq` > 0, `ground::eq`).
+/// (`--eq` > 0, `analyse::eq`).
 pub fn prepare(
     source: Source,
     ground_args: grounder::Args,
@@ -157,7 +157,7 @@ fn work(
         atoms: u64::from(program.max_atom),
         ..Problem::default()
     };
-    let mut ground = crate::ground::analyse_eq(&program, eq)
+    let mut ground = crate::analyse::analyse_eq(&program, eq)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
@@ -287,10 +287,10 @@ pub(super) fn available_memory() -> Option<u64> {
     Some(field("MemAvailable:")? + field("SwapFree:").unwrap_or(0))
 }
 
-/// The Analyse line's account of [`crate::ground::simplify`]: atoms settled, rules dropped or
+/// The Analyse line's account of [`crate::analyse::simplify`]: atoms settled, rules dropped or
 /// made constraints.
-fn settled(s: &crate::ground::simplify::Simplified) -> String {
-    if *s == crate::ground::simplify::Simplified::default() {
+fn settled(s: &crate::analyse::simplify::Simplified) -> String {
+    if *s == crate::analyse::simplify::Simplified::default() {
         return String::new();
     }
     format!(

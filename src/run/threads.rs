@@ -6,8 +6,8 @@
 //! standard error (`--opt-mode=enum`, `--project` and consequences run one thread; too little
 //! memory for more engines).
 
+use crate::analyse::GroundProgram;
 use crate::config::{Config, EngineKind, EnumMode, OptKind};
-use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
 /// The threads wanted before the program is known; `gpus`: the GPUs `auto` searches on.
@@ -71,7 +71,7 @@ pub fn count_for_program(
     gpus: u32,
     ground: &GroundProgram,
 ) -> usize {
-    use crate::ground::BodyDef;
+    use crate::analyse::BodyDef;
     let size = |b: &BodyDef| match b {
         BodyDef::Conj { pos, neg } => pos.len() + neg.len(),
         BodyDef::Sum { lits, .. } => lits.len(),

@@ -1,4 +1,4 @@
-//! Models of a program with eliminated atoms (`ground::alias`): each eliminated atom takes the
+//! Models of a program with eliminated atoms (`analyse::alias`): each eliminated atom takes the
 //! value of its root literal, so that what leaves the engine is the input program's model.
 //!
 //! Invariant: for every model the inner engine reports (eliminated atoms false there, their own
@@ -6,8 +6,8 @@
 //! each eliminated atom whose root literal holds in it, sorted; a nogood handed in over atoms is
 //! passed on over their roots' literals (none when it holds `T r` and `F r`), and `fixed` of an eliminated atom is its root's.
 
+use crate::analyse::alias::Aliases;
 use crate::engine::{exchange, Bound, Engine, EngineError, Limits, Stats, Step};
-use crate::ground::alias::Aliases;
 use crate::lit::Lit;
 
 /// An engine whose models hold the eliminated atoms of `aliases` too.

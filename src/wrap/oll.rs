@@ -28,10 +28,10 @@
 //! from the model returned.
 
 use super::eliminated::Alias;
+use crate::analyse::alias::Aliases;
+use crate::analyse::objective::Objective;
 use crate::engine::cpu::CpuEngine;
 use crate::engine::{Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
-use crate::ground::alias::Aliases;
-use crate::ground::objective::Objective;
 use crate::lit::Lit;
 use lparse::{Program, Rule};
 use std::collections::HashMap;
@@ -152,7 +152,7 @@ fn build_within(
 /// The host engine for `program` (its atoms' aliases put back into models); `None` for a
 /// program with a head cycle.
 fn build(program: &Program, eq: bool, opts: HostOptions) -> Result<Option<Built>, EngineError> {
-    let mut ground = crate::ground::analyse_eq(program, eq)
+    let mut ground = crate::analyse::analyse_eq(program, eq)
         .map_err(|e| EngineError::Unsupported(e.to_string()))?;
     if ground.minimality.is_some() {
         return Ok(None);

@@ -119,7 +119,7 @@ mod tests {
             Rule::choice(&[1, 2, 3], &[]),
             Rule::normal(&[], &[-2]),
         ]);
-        let g = crate::ground::analyse(&p).unwrap();
+        let g = crate::analyse::analyse(&p).unwrap();
         let c = crate::nogoods::complete(&g);
         let cpu = CpuEngine::new(&g, &c, opts(Learning::Res, Heuristic::Activity, 1));
         let mut e = Project::new(Box::new(cpu), vec![1]);

@@ -20,7 +20,7 @@
 use super::assign::Assignment;
 use super::heuristic::Scores;
 use super::CpuEngine;
-use crate::ground::{BodyDef, GroundProgram};
+use crate::analyse::{BodyDef, GroundProgram};
 use crate::lit::{Lit, Var};
 use crate::nogoods::Completion;
 

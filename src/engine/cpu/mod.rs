@@ -83,9 +83,9 @@ use self::sums::SumPropagator;
 use self::unfounded::Unfounded;
 
 use super::{Bound, Engine, EngineError, HostOptions, Limits, Stats, Step};
+use crate::analyse::GroundProgram;
 use crate::engine::restart::Schedule;
 use crate::engine::{Decide, Learning};
-use crate::ground::GroundProgram;
 use crate::lit::{Lit, Var};
 use crate::nogoods::Completion;
 use std::time::Instant;

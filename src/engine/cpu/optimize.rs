@@ -1,7 +1,7 @@
 //! Optimisation: the objective's bound as a native constraint (model-guided branch-and-bound,
 //! clasp's `--opt-strategy=bb` in its basic form).
 //!
-//! The objective (`ground::Objective`) is normalised once: a negative weight `w` on `l` becomes
+//! The objective (`analyse::Objective`) is normalised once: a negative weight `w` on `l` becomes
 //! `−w` on `¬l` plus the constant `w` (`w·[l] = w + (−w)·[¬l]`), repeats of a literal on one
 //! level are merged, so every level is a list of literals with positive weights (by decreasing
 //! weight) and a constant. Costs are compared lexicographically, highest priority first; a
@@ -34,8 +34,8 @@ use super::assign::NO_REASON;
 use super::store::{Kind, NgRef};
 use super::sums::LAZY;
 use super::CpuEngine;
+use crate::analyse::Objective;
 use crate::engine::Bound;
-use crate::ground::Objective;
 use crate::lit::Lit;
 
 /// Reasons are never kept as lemmas (as the sums').

@@ -29,7 +29,7 @@
 
 use super::assign::Assignment;
 use super::decide::{Csr, Rules};
-use crate::ground::{BodyDef, GroundProgram};
+use crate::analyse::{BodyDef, GroundProgram};
 use crate::lit::{Lit, Var};
 
 /// No component / no source.

@@ -1,4 +1,4 @@
-//! End-to-end tests of the host engine through `ground::analyse` and `nogoods::complete`, and
+//! End-to-end tests of the host engine through `analyse::analyse` and `nogoods::complete`, and
 //! tests of its parts on hand-built nogoods.
 
 mod assume;
@@ -64,7 +64,7 @@ fn sum(h: u32, lower: i64, lits: &[(i32, i64)]) -> Rule {
 }
 
 pub fn engine_for(p: &Program, o: HostOptions) -> CpuEngine {
-    let g = crate::ground::analyse(p).expect("supported program");
+    let g = crate::analyse::analyse(p).expect("supported program");
     let c = crate::nogoods::complete(&g);
     CpuEngine::new(&g, &c, o)
 }
@@ -134,7 +134,7 @@ fn models_all_configs(p: &Program) -> Vec<Vec<u32>> {
 fn supported_but_unfounded_loop_is_unsat() {
     // p :- q. q :- p. :- not p.   {p, q} is supported, not stable.
     let p = prog(vec![normal(1, &[2]), normal(2, &[1]), normal(0, &[-1])]);
-    assert!(!crate::ground::analyse(&p).unwrap().tight);
+    assert!(!crate::analyse::analyse(&p).unwrap().tight);
     assert_eq!(models_all_configs(&p), Vec::<Vec<u32>>::new());
 }
 
@@ -175,7 +175,7 @@ fn sum_body_in_a_positive_loop() {
         sum(1, 1, &[(2, 1), (3, 1)]),
         normal(2, &[1]),
     ]);
-    assert!(!crate::ground::analyse(&p).unwrap().tight);
+    assert!(!crate::analyse::analyse(&p).unwrap().tight);
     let m = models_all_configs(&p);
     assert_eq!(m, vec![vec![], vec![1, 2, 3]]);
     assert_eq!(brute::answer_sets(&p), m);
@@ -349,7 +349,7 @@ fn nogood_engine_with(num_vars: u32, ngs: &[&[Lit]], o: HostOptions) -> CpuEngin
     for ng in ngs {
         b.add(ng, Origin::Constraint);
     }
-    let g = crate::ground::GroundProgram {
+    let g = crate::analyse::GroundProgram {
         scc: vec![0],
         tight: true,
         ..Default::default()

@@ -27,8 +27,8 @@
 use super::assign::Assignment;
 use super::decide::{Csr, Rules};
 use super::CpuEngine;
-use crate::ground::alias::Aliases;
-use crate::ground::{BodyDef, GroundProgram};
+use crate::analyse::alias::Aliases;
+use crate::analyse::{BodyDef, GroundProgram};
 use crate::lit::Lit;
 
 /// At most this many loop nogoods (one per unfounded atom) per check; the check repeats on
@@ -56,7 +56,7 @@ pub struct Unfounded {
     /// Atom → (body, weight) where the atom is a positive literal of the body.
     pos_occ: Csr,
     pos_w: Vec<i64>,
-    /// The eliminated atoms (`ground::alias`): an atom is read through its root's literal.
+    /// The eliminated atoms (`analyse::alias`): an atom is read through its root's literal.
     aliases: Aliases,
     // Scratch.
     founded: Vec<bool>,
@@ -134,7 +134,7 @@ pub fn check<V: Values>(u: &mut Unfounded, rules: &Rules, a: &V, num_atoms: u32)
     }
     let n = num_atoms as usize;
     // An eliminated atom's own variable is fixed false: read it through its root's literal (it
-    // may be a positive atom of a conjunction, ground::alias).
+    // may be a positive atom of a conjunction, analyse::alias).
     let holds_atom = |aliases: &Aliases, p: u32| a.holds(aliases.lit(Lit::t(p)));
     for p in 1..=n {
         u.founded[p] = holds_atom(&u.aliases, p as u32) && !u.cyclic[p];

@@ -14,8 +14,8 @@
 //! older bound when the host takes it, and that model is then dropped.
 
 use super::folded_objective::DeviceObjective;
+use crate::analyse::Objective;
 use crate::engine::Bound;
-use crate::ground::Objective;
 
 /// What a new bound asks of the searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ impl BranchBound {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ground::objective::Level;
+    use crate::analyse::objective::Level;
     use crate::lit::Lit;
 
     #[test]

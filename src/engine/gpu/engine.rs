@@ -26,10 +26,10 @@ use super::host_share::HostShare;
 use super::layout::{c, g, h, status, Geometry, ProgArrays, C_WORDS};
 use super::memory::Memory;
 use super::{search_rows, split};
+use crate::analyse::GroundProgram;
 use crate::engine::exchange::DeviceLink;
 use crate::engine::stats::GpuTime;
 use crate::engine::{Bound, DeviceOptions, Engine, EngineError, Limits, Model, Stats, Step};
-use crate::ground::GroundProgram;
 use crate::nogoods::Completion;
 
 /// Where the searches run: on the GPU, or (tests, machines without one) emulated on the host.

@@ -15,8 +15,8 @@
 //! whose levels' ranges do not fit is refused ([`DeviceObjective::new`] fails): the kernel
 //! has no lexicographic comparison of its own.
 
+use crate::analyse::Objective;
 use crate::engine::Bound;
-use crate::ground::Objective;
 use crate::lit::Lit;
 
 /// The largest folded cost allowed (exclusive).
@@ -150,7 +150,7 @@ impl DeviceObjective {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ground::objective::Level;
+    use crate::analyse::objective::Level;
 
     fn objective(levels: &[&[(u32, bool, i64)]]) -> Objective {
         Objective {

@@ -7,8 +7,8 @@
 //! it); the watch pool of [`Geometry`] has enough blocks that it never runs out (every long
 //! nogood has two entries, and a list of n entries takes ceil(n / BLOCK) blocks).
 
+use crate::analyse::{BodyDef, GroundProgram};
 use crate::engine::Heuristic;
-use crate::ground::{BodyDef, GroundProgram};
 use crate::lit::Lit;
 use crate::nogoods::{Completion, NogoodDb};
 

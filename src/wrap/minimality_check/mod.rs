@@ -1,6 +1,6 @@
 //! Disjunctive programs that are not head-cycle-free, clasp's way: the inner engine (either
 //! engine) searches the shifted program, whose components with a head cycle carry no
-//! unfounded-set reasoning (`ground::minimality`), so it reports every answer set among its
+//! unfounded-set reasoning (`analyse::minimality`), so it reports every answer set among its
 //! candidates; each candidate is then checked for minimality in each such component by a
 //! second, smaller search (`tester`), and only the candidates that pass are reported.
 //!
@@ -14,8 +14,8 @@
 
 mod tester;
 
+use crate::analyse::Minimality;
 use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Stats, Step};
-use crate::ground::Minimality;
 use std::time::Instant;
 
 /// Loop nogoods learned per failed check (one per atom of the unfounded set, its first ones).

@@ -16,10 +16,10 @@
 //! `Minimal` only when no component has one; [`Tester::loop_nogood`] is violated by `M` and
 //! satisfied by every answer set of the program.
 
+use crate::analyse::minimality::{MinRule, NONE};
+use crate::analyse::{BodyDef, Minimality};
 use crate::engine::cpu::CpuEngine;
 use crate::engine::{Engine, HostOptions, Limits, Step};
-use crate::ground::minimality::{MinRule, NONE};
-use crate::ground::{BodyDef, Minimality};
 use crate::lit::Lit;
 use lparse::{Program, ProgramBuilder, Rule};
 
@@ -104,7 +104,7 @@ impl Tester {
         for &a in &v {
             self.x[a as usize] = 0;
         }
-        let g = crate::ground::analyse(&p).expect("the check program uses no unsupported feature");
+        let g = crate::analyse::analyse(&p).expect("the check program uses no unsupported feature");
         let completion = crate::nogoods::complete(&g);
         let mut engine = CpuEngine::new(&g, &completion, self.opts);
         match engine.next_model(limits) {

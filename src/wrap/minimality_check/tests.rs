@@ -129,7 +129,7 @@ fn candidates_that_pass_are_exactly_the_answer_sets() {
         let (p, n) = random_program(&mut rng);
         let mut want = answer_sets(&p, n);
         want.sort();
-        let mut g = crate::ground::analyse(&p).expect("supported");
+        let mut g = crate::analyse::analyse(&p).expect("supported");
         let c = crate::nogoods::complete(&g);
         let o = if i % 2 == 0 {
             opts(Learning::Res, Heuristic::Activity, i)
@@ -166,7 +166,7 @@ fn head_cycle_examples() {
             ..Default::default()
         };
         p.note_atom(3);
-        let mut g = crate::ground::analyse(&p).unwrap();
+        let mut g = crate::analyse::analyse(&p).unwrap();
         let c = crate::nogoods::complete(&g);
         let o = opts(Learning::Res, Heuristic::Activity, 1);
         let inner: Box<dyn Engine> = Box::new(CpuEngine::new(&g, &c, o));

@@ -251,7 +251,7 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         let p = random_program(seed);
         let expected = answer_sets(&p);
         total_models += expected.len();
-        let g = crate::ground::analyse(&p).expect("generator makes no unsupported input");
+        let g = crate::analyse::analyse(&p).expect("generator makes no unsupported input");
         nontight += !g.tight as usize;
         for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) in CONFIGS
         {

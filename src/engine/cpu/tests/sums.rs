@@ -66,7 +66,7 @@ fn native_sums_give_exactly_the_brute_force_answer_sets() {
         let p = random_program(seed);
         let expected = answer_sets(&p);
         total += expected.len();
-        let g = crate::ground::analyse(&p).expect("supported program");
+        let g = crate::analyse::analyse(&p).expect("supported program");
         let c = crate::nogoods::complete_all_native(&g);
         use crate::engine::FwdCut::{Decisions, Lits, Uip};
         for (learning, heuristic, vars, fwd_cut) in [
@@ -116,7 +116,7 @@ fn native_completion_groups_bounds() {
     for (h, k) in [(4, 4), (5, 2), (6, 5)] {
         rules.push(Rule::sum(&[h], k, &lits));
     }
-    let g = crate::ground::analyse(&prog(rules)).expect("supported");
+    let g = crate::analyse::analyse(&prog(rules)).expect("supported");
     let c = crate::nogoods::complete_all_native(&g);
     assert_eq!(c.native_sums.len(), 1);
     let ks: Vec<i64> = c.native_sums[0].bounds.iter().map(|&(k, _)| k).collect();
@@ -136,7 +136,7 @@ fn native_propagation_rules_fire_with_reasons() {
         Rule::choice(&[a, b, c], &[]),
         Rule::sum(&[h], 4, &[(1, 1), (2, 2), (3, 2)]),
     ];
-    let g = crate::ground::analyse(&prog(rules)).expect("supported");
+    let g = crate::analyse::analyse(&prog(rules)).expect("supported");
     let comp = crate::nogoods::complete_all_native(&g);
     assert_eq!(comp.native_sums.len(), 1);
     let body = comp.native_sums[0].bounds[0].1;

@@ -148,10 +148,10 @@ fn true_unfounded_atom_is_a_conflict() {
 }
 
 /// The random programs of seeds `0..seeds` that are not tight, with their seed and analysis.
-fn non_tight(seeds: u64) -> impl Iterator<Item = (u64, Program, crate::ground::GroundProgram)> {
+fn non_tight(seeds: u64) -> impl Iterator<Item = (u64, Program, crate::analyse::GroundProgram)> {
     (0..seeds).filter_map(|seed| {
         let p = brute::random_program(seed);
-        let g = crate::ground::analyse(&p).expect("supported");
+        let g = crate::analyse::analyse(&p).expect("supported");
         (!g.tight).then_some((seed, p, g))
     })
 }
@@ -165,7 +165,7 @@ fn partial_propagation_leaves_nothing_for_the_total_check() {
         let sums = g
             .bodies
             .iter()
-            .any(|b| matches!(b, crate::ground::BodyDef::Sum { .. }));
+            .any(|b| matches!(b, crate::analyse::BodyDef::Sum { .. }));
         for learning in [Learning::Res, Learning::Fwd] {
             let mut e = engine_for(&p, opts(learning, Heuristic::Activity, seed));
             let got = all_models(&mut e);

@@ -187,7 +187,7 @@ fn find_root(parent: &mut [i32], x: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ground::analysed;
+    use crate::analyse::analysed;
     use lparse::Rule;
 
     #[test]

@@ -69,7 +69,7 @@ pub fn find(g: &GroundProgram) -> Equivalences {
         }
     }
     // Case 2: the body of an acyclic atom's only rule, a normal one, is that atom. Not for the
-    // atoms of a head cycle either (marked acyclic for the engines, `ground::minimality`): the
+    // atoms of a head cycle either (marked acyclic for the engines, `analyse::minimality`): the
     // minimality check's loop nogoods over them must keep the atom and its body apart.
     let head_cycle: std::collections::HashSet<u32> = g
         .minimality
@@ -109,7 +109,7 @@ fn mentions(body: &BodyDef, p: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ground::analysed;
+    use crate::analyse::analysed;
     use lparse::Rule;
 
     fn body_of(g: &GroundProgram, head: u32) -> usize {

@@ -332,7 +332,7 @@ mod tests {
         InRule {
             head: head.to_vec(),
             choice,
-            body: crate::ground::normalise::normalise_conj(body).unwrap(),
+            body: crate::analyse::normalise::normalise_conj(body).unwrap(),
             input: 0,
         }
     }
@@ -486,11 +486,11 @@ mod tests {
                         weight: 1 + rng.below(2) as i64,
                     })
                     .collect();
-                crate::ground::normalise::normalise_sum(1 + rng.below(3) as i64, &lits)
+                crate::analyse::normalise::normalise_sum(1 + rng.below(3) as i64, &lits)
             } else if kind == 8 && body.is_empty() {
-                crate::ground::normalise::normalise_conj(&[lit(rng)])
+                crate::analyse::normalise::normalise_conj(&[lit(rng)])
             } else {
-                crate::ground::normalise::normalise_conj(&body)
+                crate::analyse::normalise::normalise_conj(&body)
             };
             if let Some(body) = body {
                 rules.push(InRule {
