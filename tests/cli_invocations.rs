@@ -22,8 +22,7 @@
 //!
 //! Timing lines and stderr (`*** Info`, `*** Warn`) are not compared. Rows whose difference the
 //! README documents carry its reason (`Expect::Differs`): they run, and a difference is
-//! accepted. Differences the README does not document are in the `#[ignore]`d tests at the end,
-//! each named for what differs.
+//! accepted. A difference the README does not document fails the test.
 
 mod common;
 
@@ -221,6 +220,20 @@ const ROWS: &[Row] = &[
     ),
     // Limits and threads.
     row("@choice|--time-limit=10|0"),
+    Row(
+        "@hard|--time-limit=1",
+        None,
+        Differs("README, clingo's known faults: clingo 5.8's Python application exits 65 after a time limit (its main raises `solving stopped by signal`); clingo 5.4's binary exits 1, as yasmin-rs"),
+    ),
+    Row(
+        "@hard|--time-limit=1|--outf=2",
+        None,
+        Differs("README, clingo's known faults: clingo 5.8's Python application exits 65 after a time limit"),
+    ),
+    // clasp's options that change only the search: accepted with a `*** Warn` line.
+    row("@many|--restarts=L,100|0"),
+    row("@many|--restarts|x,100,1.5|0"),
+    row("@many|--backprop|0"),
     row("@many|-t|2|0"),
     row("@many|-t 2|0"),
     row("@priorities|-t|2|0"),
@@ -482,45 +495,4 @@ fn clingo_command_lines_give_clingos_models_result_exit_code_and_json_keys() {
         ROWS.len(),
         failures.join("\n")
     );
-}
-
-/// One row the README does not account for: run as its own test, so that it stays visible.
-fn differs_undocumented(spec: &str) {
-    let files = files();
-    if let Err(e) = compare(spec, None, &files) {
-        panic!("{spec}: {e}");
-    }
-}
-
-/// clingo 5.8 (PyPI's application) exits 65, not 1: its Python `main` raises
-/// `RuntimeError: solving stopped by signal` when the time limit stops the search, after
-/// printing `UNKNOWN` and `TIME LIMIT : 1` as ours. The Debian clingo 5.4 binary exits 1, as
-/// yasmin-rs does; the README's "clingo's known faults" does not list it.
-#[test]
-#[ignore = "clingo 5.8's Python application exits 65 after a time limit; undocumented"]
-fn time_limit_exit_code_is_1_here_and_65_from_pyclingo() {
-    differs_undocumented("@hard|--time-limit=1");
-}
-
-/// The same with `--outf=2`: exit 1 here, 65 from clingo 5.8's Python application.
-#[test]
-#[ignore = "clingo 5.8's Python application exits 65 after a time limit; undocumented"]
-fn time_limit_json_exit_code_is_1_here_and_65_from_pyclingo() {
-    differs_undocumented("@hard|--time-limit=1|--outf=2");
-}
-
-/// clasp's restart schedule `--restarts=L,100` (Luby × 100): clingo solves (exit 30); here
-/// `invalid value 'L,100' for '--restarts <RESTARTS>'`, exit 1.
-#[test]
-#[ignore = "clasp's --restarts=<sched>,<n> syntax is refused; undocumented"]
-fn clasps_restart_schedule_syntax_is_refused() {
-    differs_undocumented("@many|--restarts=L,100|0");
-}
-
-/// clasp's `--backprop` (preprocessing option): clingo solves (exit 30); here
-/// `unexpected argument '--backprop' found`, exit 1.
-#[test]
-#[ignore = "clasp's --backprop is refused; undocumented"]
-fn clasps_backprop_is_refused() {
-    differs_undocumented("@many|--backprop|0");
 }

@@ -23,7 +23,12 @@ use std::ffi::OsString;
 const DROPPED_WITH_VALUE: [&str; 2] = ["--sign-def", "--rand-freq"];
 /// Options dropped, with a value only when attached (`--name` or `--name=v`: clasp's optional
 /// values, so `--sat-prepro prog.lp` keeps the file).
-const DROPPED_FLAGS: [&str; 3] = ["--restart-on-model", "--keep-facts", "--sat-prepro"];
+const DROPPED_FLAGS: [&str; 4] = [
+    "--restart-on-model",
+    "--keep-facts",
+    "--sat-prepro",
+    "--backprop",
+];
 /// clasp's portfolio presets: the search options of `--configuration`.
 const PRESETS: [&str; 7] = [
     "trendy", "tweety", "frumpy", "crafty", "jumpy", "handy", "many",
@@ -83,6 +88,22 @@ pub fn rewrite(
                 _ => format!("{name}: clasp's option has no counterpart here and is ignored (it changes the search, not the answers)"),
             });
             continue;
+        }
+        // clasp's restart schedules (`--restarts=L,100`, `F,500`, `x,100,1.5`, `+,100,100`,
+        // `D,100,0.7`, `no`): this engine's own restarts run instead (its names, `luby`,
+        // `dynamic`, `local`, are read as they are).
+        if name == "--restarts" {
+            let v = value.clone().or_else(|| {
+                it.peek()
+                    .map(|(_, v): &(usize, OsString)| v.to_string_lossy().into_owned())
+            });
+            if let Some(v) = v.filter(|v| v.contains(',') || v == "no" || v == "0") {
+                if value.is_none() {
+                    it.next();
+                }
+                note(format!("--restarts={v}: clasp's restart schedule is not read here; the engine's own restarts run (it changes the search, not the answers)"));
+                continue;
+            }
         }
         let (mapped_value, separate) = match &value {
             Some(v) => (Some(v.clone()), false),
@@ -250,6 +271,18 @@ mod tests {
         );
         // The same option twice is named once.
         assert_eq!(run(&["--sign-def=pos", "--sign-def=neg"]).1, 1);
+        // clasp's restart schedules are dropped, this engine's names kept; `--backprop` dropped.
+        let (args, notes) = run(&["--restarts=L,100", "--restarts", "x,100,1.5", "--backprop"]);
+        assert!(args.is_empty(), "{args:?}");
+        assert_eq!(notes, 3);
+        assert_eq!(
+            run(&["--restarts=luby"]),
+            (vec!["--restarts=luby".to_string()], 0)
+        );
+        assert_eq!(
+            run(&["--restarts", "local"]),
+            (vec!["--restarts".to_string(), "local".to_string()], 0)
+        );
         // An optional value only attached: the next argument stays.
         assert_eq!(
             run(&["--sat-prepro", "p.lp", "--sat-prepro=2"]),
