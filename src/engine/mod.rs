@@ -72,12 +72,13 @@ impl ProgressSink {
         m
     }
 
-    /// Include `sink`'s counters in this one's totals from now on.
+    /// Include `sink`'s counters in this one's totals from now on (once: adopting it again
+    /// changes nothing).
     pub fn adopt(&self, sink: Arc<ProgressSink>) {
-        self.members
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(sink);
+        let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        if !members.iter().any(|m| Arc::ptr_eq(m, &sink)) {
+            members.push(sink);
+        }
     }
 
     /// No longer count this sink and its members (their engines stopped, or go on publishing
@@ -294,6 +295,7 @@ mod tests {
         let race = Arc::new(ProgressSink::default());
         let (a, b) = (race.member(), race.member());
         run.adopt(race.clone());
+        run.adopt(race.clone()); // once only
         let publish = |sink: &Arc<ProgressSink>, decisions, conflicts| {
             let limits = Limits {
                 progress: Some(sink.clone()),

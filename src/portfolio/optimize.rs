@@ -152,10 +152,8 @@ pub struct OptRace {
     gpu_members: Vec<(u32, u32)>,
     /// The host threads' sharing, when they share (`start`'s `share`).
     exchange: Option<Arc<Exchange>>,
-    /// The GPU member's progress sink (under `ctl.progress`), and whether that one hangs
-    /// under the run's.
+    /// The GPU member's progress sink (under `ctl.progress`).
     gpu_sink: Arc<ProgressSink>,
-    adopted: bool,
 }
 
 impl OptRace {
@@ -237,7 +235,6 @@ impl OptRace {
             gpu_members: Vec::new(),
             exchange,
             gpu_sink: ctl.progress.member(),
-            adopted: false,
             ctl,
         })
     }
@@ -422,9 +419,8 @@ impl OptRace {
 impl Engine for OptRace {
     fn next_model(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         let t0 = Instant::now();
-        if let Some(p) = limits.progress.as_ref().filter(|_| !self.adopted) {
+        if let Some(p) = &limits.progress {
             p.adopt(self.ctl.progress.clone());
-            self.adopted = true;
         }
         if self.solo.is_some() {
             // The member alone publishes into the run's sink from now on.

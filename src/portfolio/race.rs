@@ -100,12 +100,11 @@ pub struct Race {
     /// After the race: the member that answered first, and where it publishes its counters.
     winner: Option<Box<dyn Engine>>,
     winner_sink: Option<Arc<ProgressSink>>,
-    /// The members' progress counters: the race's sink (hung under the run's at the first
-    /// call), one member sink for each host member and one for the GPU member.
+    /// The members' progress counters: the race's sink (hung under the run's when the race
+    /// runs), one member sink for each host member and one for the GPU member.
     progress: Arc<ProgressSink>,
     host_sinks: Vec<Arc<ProgressSink>>,
     gpu_sink: Arc<ProgressSink>,
-    adopted: bool,
     /// The other host members' counters, summed (they stopped when the race ended).
     others: Stats,
     stats: Stats,
@@ -191,7 +190,6 @@ impl Race {
             progress,
             host_sinks,
             gpu_sink,
-            adopted: false,
             others: Stats::default(),
             stats: Stats::default(),
         })
@@ -273,9 +271,8 @@ impl Race {
     /// The race itself: the GPU member on this thread, the host members on theirs.
     fn run(&mut self, limits: &Limits) -> Result<Step, EngineError> {
         let started = Instant::now();
-        if let Some(p) = limits.progress.as_ref().filter(|_| !self.adopted) {
+        if let Some(p) = &limits.progress {
             p.adopt(self.progress.clone());
-            self.adopted = true;
         }
         self.await_gpu(limits);
         let mut gpu = self.gpu.take();
