@@ -27,17 +27,13 @@
 mod common;
 
 use common::bin::{Run, BIN};
+use common::clingo::clingo58_app;
 use common::sorted_atoms;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// clingo 5.8's application, exiting with its exit code.
-const CLINGO58: &str = "import sys
-from clingo.application import clingo_main
-from clingo.__main__ import PyClingoApplication
-sys.exit(clingo_main(PyClingoApplication(), sys.argv[1:]))";
-
+/// `cmd` with `stdin` (or nothing) on its standard input.
 fn run(cmd: &mut Command, stdin: Option<&str>) -> Run {
     let mut child = cmd
         .stdin(Stdio::piped())
@@ -54,10 +50,8 @@ fn run(cmd: &mut Command, stdin: Option<&str>) -> Run {
 }
 
 fn clingo58(args: &[String], stdin: Option<&str>) -> Run {
-    run(
-        Command::new("python3").args(["-c", CLINGO58]).args(args),
-        stdin,
-    )
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    clingo58_app(&args, stdin.unwrap_or("").as_bytes())
 }
 
 /// yasmin-rs, stopped after a minute (a hang fails).

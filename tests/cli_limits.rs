@@ -11,24 +11,13 @@ mod common;
 
 use common::answer_sets;
 use common::bin::{yasmin, Run, BIN, ROOT};
+use common::clingo::{clingo58_app, source};
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 
-/// clingo 5.8's application, exiting with its exit code.
-const CLINGO58: &str = "import sys
-from clingo.application import clingo_main
-from clingo.__main__ import PyClingoApplication
-sys.exit(clingo_main(PyClingoApplication(), sys.argv[1:]))";
-
-/// clingo 5.8 on `args` (no standard input).
+/// clingo 5.8 on `args` (no standard input), with its exit code.
 fn clingo58(args: &[&str]) -> Run {
-    let out = Command::new("python3")
-        .args(["-c", CLINGO58])
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("clingo 5.8 must be installed (pip install clingo)");
-    Run::from(out)
+    clingo58_app(args, b"")
 }
 
 /// yasmin-rs on `args`, stopped after a minute (a hang fails).
@@ -41,15 +30,6 @@ fn yasmin_timed(args: &[&str]) -> Run {
         .output()
         .expect("run yasmin-rs");
     Run::from(out)
-}
-
-/// A source file of this test run.
-fn source(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("yasmin-cli-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
 }
 
 /// Pigeons into holes, one too many: unsatisfiable, about 20,000 conflicts for either solver

@@ -14,6 +14,16 @@ pub fn clingo58(args: &[&str], stdin: &[u8]) -> Run {
     )
 }
 
+/// clingo 5.8's application through `clingo_main`, which returns its exit code (`python3 -m
+/// clingo` always exits 0).
+pub fn clingo58_app(args: &[&str], stdin: &[u8]) -> Run {
+    const APP: &str = "import sys
+from clingo.application import clingo_main
+from clingo.__main__ import PyClingoApplication
+sys.exit(clingo_main(PyClingoApplication(), sys.argv[1:]))";
+    run(Command::new("python3").args(["-c", APP]).args(args), stdin)
+}
+
 /// The Debian binary, clingo 5.4 (its exit codes are clasp's).
 pub fn clingo54(args: &[&str], stdin: &[u8]) -> Run {
     run(Command::new("clingo").args(args), stdin)
