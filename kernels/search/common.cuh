@@ -107,6 +107,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_ST_BLOCK 3     // the host took the model: block it, then run on
 #define YSM_ST_UNSAT 4     // no (further) model: the whole program is exhausted
 #define YSM_ST_ERROR 5     // an internal check failed (H_ERR says which)
+#define YSM_ST_CORE 6      // an assumption is false: the core in scratch (assume.cuh), waiting
 
 #define YSM_ERR_POOL 1     // the watch pool ran out
 #define YSM_ERR_LEARNED 2  // the learned store is full of nogoods it may not delete
@@ -157,6 +158,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_H_CSLOT 39     // the pool slot with the cube's extension, or YSM_NONE (cube_pool.cuh)
 #define YSM_H_SPLIT_AT 40  // the conflict count (mod 2^32) when the cube was taken or last split
                            // (it splits YSM_G_CUBE_SPLIT conflicts later; cube.cuh)
+#define YSM_H_ASM_EPOCH 41 // the assumptions' epoch this search has read (assume.cuh)
 #define YSM_H_WORDS 44
 
 // ---- per-search 64-bit counters ----
@@ -228,7 +230,9 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
                            // k (i64, low word first; objective.cuh), written by the host between
                            // slices
 #define YSM_G_OBJ_EPOCH 98594  // incremented by the host with each new k
-#define YSM_G_WORDS 98596
+#define YSM_G_N_ASSUME 98596   // assumptions (assume.cuh): how many, from YSM_G_WORDS on
+#define YSM_G_ASM_EPOCH 98597  // incremented by the host with each new list of assumptions
+#define YSM_G_WORDS 98598     // the fixed words; the assumptions follow
 
 #define YSM_DEPS_LEVELS 128  // fwd: levels tracked by the two-word bitmaps
 #define YSM_BLOCK 16u        // watch entries per pool block

@@ -20,13 +20,13 @@
 // below every flipped decision; when the decision to flip is an assumption, every model of
 // the cube was taken (H_CUBE_OUT: cube.cuh marks the cube refuted and starts over at level 1).
 
-#include "cube_pool.cuh"
+#include "assume.cuh"
 
 // Flip the highest decision at or below level m that is not flipped yet (all lanes).
 YS_D void bt_flip(const Prog& P, const Geo& g, const Srch& s, u32 m) {
     u32* H = s.H;
     u32 j = 0, d = 0;
-    bool out = false;
+    bool out = false, assumed_out = false;
     if (YS_LANE == 0) {
         j = m;
         while (j >= 2 && s.reason[lvar(s.trail[s.lim[j]])] == YSM_FLIPPED) --j;
@@ -35,10 +35,15 @@ YS_D void bt_flip(const Prog& P, const Geo& g, const Srch& s, u32 m) {
             // No decision left in the cube's space, or the one to flip is an assumption.
             out = j < 2 || cube_has_var(g, s, lvar(d));
         }
+        if (asm_count(g) > 0) assumed_out = j < 2 || asm_has_var(g, lvar(d));
     }
     j = ys_bcast(j);
     d = ys_bcast(d);
     out = ys_bcast(out ? 1u : 0u) != 0;
+    if (ys_bcast(assumed_out ? 1u : 0u) != 0) {
+        asm_out(g, s);  // every model under the assumptions was taken (assume.cuh)
+        return;
+    }
     if (out) {
         backjump(P, s, 1);
         if (YS_LANE == 0) {

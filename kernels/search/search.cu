@@ -101,6 +101,7 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         H[YSM_H_CUBE_OUT] = 0;
         H[YSM_H_OBJ_SEEN] = YSM_NONE;  // read the objective's bound before the first step
         H[YSM_H_CSLOT] = YSM_NONE;
+        H[YSM_H_ASM_EPOCH] = g.global[YSM_G_ASM_EPOCH];
         s.lim[1] = 0;
     }
     ys_sync();
@@ -139,6 +140,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     u32 st = H[YSM_H_STATUS];
     ys_sync();
     if (st == YSM_ST_INIT) search_init(P, g, s);
+    asm_refresh(P, g, s);
     st = H[YSM_H_STATUS];
     ys_sync();
     if (st == YSM_ST_BLOCK) bt_next_model(P, g, s);
@@ -190,6 +192,14 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             // A search for cubes that has none looks for a split-off one (at level 1 only).
             if (s.cfg[YSM_CFG_CUBE] && H[YSM_H_CUBE] == YSM_NONE && H[YSM_H_BT_LEVEL] == 1) cube_take(g, s);
             continue;
+        }
+        if (asm_count(g) > 0) {
+            u32 a = asm_next(P, g, s);
+            if (a == YSM_ASM_ENDED) break;
+            if (a != YSM_NONE) {
+                decide(s, a);
+                continue;
+            }
         }
         if (H[YSM_H_CUBE] != YSM_NONE) {
             u32 a = cube_assumption(g, s);
@@ -266,16 +276,29 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
     count_ticks(s, YSM_C_CY_RUN, c_run);
 }
 
+// The host looks at the searches that ended in a slice: no (further) model, an error, a core.
+YS_D bool ended(u32 st) { return st == YSM_ST_UNSAT || st == YSM_ST_ERROR || st == YSM_ST_CORE; }
+
+// Whether the search with header h runs in this slice: not while it holds a model or a core
+// for the host, unless the assumptions changed since (assume.cuh), nor after its end.
+YS_D bool runs(const Geo& g, const u32* h) {
+    u32 st = h[YSM_H_STATUS];
+    if (st == YSM_ST_UNSAT || st == YSM_ST_ERROR) return false;
+    if (st == YSM_ST_MODEL || st == YSM_ST_CORE) return h[YSM_H_ASM_EPOCH] != g.global[YSM_G_ASM_EPOCH];
+    return true;
+}
+
 #ifdef YS_EMU
-// The host emulation: one search for at most `budget_ns` (src/engine/gpu/emu.rs).
+// The host emulation: one search for at most `budget_ns` (src/engine/gpu/emu.rs), if it runs.
 extern "C" void ysm_search_host(const Prog* P, const Geo* g, u32 sid, u64 budget_ns) {
     u32* H = g->hdr + (u64)sid * YSM_H_WORDS;
+    if (!runs(*g, H)) return;
     Srch s = srch_of(*g, sid, H);
     u64 d0 = s.C[YSM_C_DECISIONS];
     search_run(*P, *g, s, ys_now_ns() + budget_ns);
     g->global[YSM_G_DECIDED] += (u32)(s.C[YSM_C_DECISIONS] - d0);
     g->status[sid] = H[YSM_H_STATUS];
-    if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) g->global[YSM_G_ENDED] += 1;
+    if (ended(H[YSM_H_STATUS])) g->global[YSM_G_ENDED] += 1;
 }
 #else
 #define YSM_MAX_WARPS 8
@@ -287,8 +310,7 @@ extern "C" __global__ void search_k(Prog P, Geo g, u64 slice_ns) {
     if (sid >= g.n_searches) return;
     u32* H = hdr[w];
     u32* gh = g.hdr + (u64)sid * YSM_H_WORDS;
-    u32 st = gh[YSM_H_STATUS];
-    if (st == YSM_ST_MODEL || st == YSM_ST_UNSAT || st == YSM_ST_ERROR) return;
+    if (!runs(g, gh)) return;
     for (u32 k = lane; k < YSM_H_WORDS; k += 32) H[k] = gh[k];
     ys_sync();
     u64 deadline = ys_now_ns() + slice_ns;
@@ -301,7 +323,7 @@ extern "C" __global__ void search_k(Prog P, Geo g, u64 slice_ns) {
         // One atomic a search and slice: the host sizes its exchange by the decisions made.
         atomicAdd(&g.global[YSM_G_DECIDED], (u32)(s.C[YSM_C_DECISIONS] - d0));
         g.status[sid] = H[YSM_H_STATUS];
-        if (H[YSM_H_STATUS] == YSM_ST_UNSAT || H[YSM_H_STATUS] == YSM_ST_ERROR) atomicAdd(&g.global[YSM_G_ENDED], 1u);
+        if (ended(H[YSM_H_STATUS])) atomicAdd(&g.global[YSM_G_ENDED], 1u);
     }
 }
 #endif

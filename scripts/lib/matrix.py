@@ -59,7 +59,14 @@ ENGINES = {
     "auto-emu": ["--engine=auto", "-t", "2", "--emulated-gpus=1"],
     "gpu": ["--engine=gpu"],
     "gpu-256": ["--engine=gpu", "--gpu-searches", "256"],
+    # Core-guided optimisation (OLL, src/wrap/oll.rs) on the host engine and on the GPU engine's
+    # searches: optimisation modes only (it refuses the others).
+    "cpu1-usc": ["--engine=cpu", "-t", "1", "--opt-strategy=usc"],
+    "emu-usc": ["--engine=emu", "--opt-strategy=usc"],
+    "gpu-usc": ["--engine=gpu", "--opt-strategy=usc"],
 }
+# The modes an engine runs, where not all.
+ENGINE_MODES = {e: {"optN", "opt"} for e in ("cpu1-usc", "emu-usc", "gpu-usc")}
 RESULTS = ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN", "OPTIMUM FOUND", "INTERRUPTED")
 
 
@@ -303,7 +310,7 @@ def engine_args(engine, pid):
     args += ["--learning", ["res", "fwd"][i % 2]]
     if i % 5 == 2:
         args += ["--eq=0"]
-    if engine in ("emu", "auto-emu"):
+    if engine in ("emu", "auto-emu", "emu-usc"):
         args += ["--gpu-searches", str(1 + i % 8)]
     if engine == "cpu1" and i % 3 == 1:
         args += ["--decide=vars"]
@@ -316,6 +323,8 @@ def jobs_of(d, pids, engines, time_limit=60):
         info = json.load(open(os.path.join(d, pid + ".json")))
         for mode, w in info["want"].items():
             for engine in engines:
+                if mode not in ENGINE_MODES.get(engine, {mode}):
+                    continue
                 aspif = os.path.join(d, "%s.%s.aspif" % (pid, file_of(mode)))
                 args = [aspif] + w["args"] + engine_args(engine, pid) + [
                     "--stats", "--time-limit", str(time_limit)]

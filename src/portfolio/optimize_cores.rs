@@ -2,7 +2,7 @@
 
 use super::{Control, Report};
 use crate::engine::{HostOptions, Stats};
-use crate::wrap::oll::{oll, Ended};
+use crate::wrap::oll::{oll, Ended, Searcher};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
@@ -59,7 +59,7 @@ pub(super) fn core_member(
     };
     let mut stats = Stats::default();
     if !ctl.stop.load(Ordering::Relaxed) {
-        match oll(&cores.program, cores.eq, opts, &limits, &resume, &mut stats) {
+        match oll(&cores.program, cores.eq, Searcher::Host(opts), &limits, &resume, &mut stats) {
             Ok(Ended::Optimum(model, costs, _)) => {
                 if tx.send(Report::Model(i, model, costs)).is_ok() {
                     let _ = tx.send(Report::Exhausted(i));

@@ -1,4 +1,5 @@
-//! `--opt-strategy=usc` on one host thread: core-guided optimisation (`wrap/oll.rs`, OLL)
+//! `--opt-strategy=usc` on one host thread (on the GPU engine's searches with `--engine=gpu`):
+//! core-guided optimisation (`wrap/oll.rs`, OLL)
 //! finds an optimal model and, with `--opt-mode=optN`, the optimal models, each checked and
 //! printed as any other (clingo's layout: the optimum, then every optimal model again);
 //! [`run`] says first why a request it does not serve is refused.
@@ -10,9 +11,11 @@ use super::enumerate::Found;
 use super::{engine_failure, exit, output_failure, plan, Failure};
 use crate::check::Checker;
 use crate::config::{Config, EnumMode, OptKind};
-use crate::engine::{HostOptions, Limits, Stats, Step};
+use crate::config::EngineKind;
+use crate::engine::gpu::engine::Backend;
+use crate::engine::{Limits, Stats, Step};
 use crate::output::{OptSummary, Outcome, Printer, ShownTable};
-use crate::wrap::oll::{oll, Ended};
+use crate::wrap::oll::{oll, Ended, Searcher};
 use lparse::Program;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -30,7 +33,7 @@ use std::time::Instant;
 pub fn solve<W: Write>(
     program: &Program,
     eq: bool,
-    opts: HostOptions,
+    searcher: Searcher,
     optimal_too: bool,
     max_optimal: u64,
     checker: Option<&Checker>,
@@ -40,7 +43,7 @@ pub fn solve<W: Write>(
 ) -> anyhow::Result<Option<(Found, Stats)>> {
     let solve_start = Instant::now();
     let mut stats = Stats::default();
-    let ended = oll(program, eq, opts, limits, &|| false, &mut stats).map_err(engine_failure)?;
+    let ended = oll(program, eq, searcher, limits, &|| false, &mut stats).map_err(engine_failure)?;
     if matches!(ended, Ended::HeadCycle) {
         return Ok(None);
     }
@@ -136,7 +139,8 @@ pub fn solve<W: Write>(
 }
 
 /// `--opt-strategy=usc` on a program with an objective (`run/usc.rs`): the host engine on one
-/// thread finds an optimal model (the exit code), or says why it cannot run the request;
+/// thread (the GPU engine with `--engine=gpu`) finds an optimal model (the exit code), or says
+/// why it cannot run the request;
 /// `None` for a program with a head cycle, nothing printed yet.
 pub(super) fn run<W: Write>(
     config: &Config,
@@ -166,8 +170,11 @@ pub(super) fn run<W: Write>(
     if config.projection().is_some() {
         return Err(unsupported("does not project yet").into());
     }
-    let Some(opts) = plan.host else {
-        return Err(unsupported("runs on the host engine (--engine=cpu or auto)").into());
+    let searcher = match (plan.kind, plan.device, plan.host) {
+        (EngineKind::Gpu, Some(o), _) => Searcher::Device(o, Backend::Device),
+        (EngineKind::Emu, Some(o), _) => Searcher::Device(o, Backend::Emulated),
+        (_, _, Some(o)) => Searcher::Host(o),
+        _ => return Err(unsupported("has no engine to run on").into()),
     };
     let deadline = (config.time_limit > 0).then(|| start + Duration::from_secs(config.time_limit));
     let limits = Limits {
@@ -180,7 +187,7 @@ pub(super) fn run<W: Write>(
     let Some((found, stats)) = solve(
         program,
         config.eq > 0,
-        opts,
+        searcher,
         optimal_too,
         config.models.unwrap_or(0),
         checker.as_ref(),

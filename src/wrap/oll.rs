@@ -4,7 +4,9 @@
 //! (`portfolio/optimize.rs`).
 //!
 //! Every objective literal `s` of weight `w > 0` (negative weights normalised: `w·[l]` is
-//! `−w·[¬l] + w`) is a *soft* literal, assumed false. A search under these assumptions that
+//! `−w·[¬l] + w`) is a *soft* literal, assumed false. The searches run on the host engine or on
+//! the GPU engine ([`Searcher`]; `kernels/search/assume.cuh`: every search of the GPU under the
+//! same assumptions, the first core or model ends the call). A search under these assumptions that
 //! finds a model has found an optimal one; one that finds none returns a *core*, soft literals
 //! not all false together (`engine/cpu/assume.rs`). With `m` the least weight in the core, the
 //! level's lower bound rises by `m`, every soft of the core loses `m` of its weight (a soft at
@@ -31,7 +33,10 @@ use super::eliminated::Alias;
 use crate::analyse::alias::Aliases;
 use crate::analyse::objective::Objective;
 use crate::engine::cpu::CpuEngine;
-use crate::engine::{Engine, EngineError, HostOptions, Limits, Model, Stats, Step};
+use crate::engine::gpu::engine::{Backend, ManyEngine};
+use crate::engine::{
+    DeviceOptions, Engine, EngineError, HostOptions, Limits, Model, SolveLimit, Stats, Step, Sums,
+};
 use crate::lit::Lit;
 use lparse::{Program, Rule};
 use std::collections::HashMap;
@@ -95,6 +100,36 @@ impl Optimal {
     }
 }
 
+/// The engine that searches under the assumptions, built again after each relaxation.
+#[derive(Clone, Copy, Debug)]
+pub enum Searcher {
+    /// The host engine on one thread.
+    Host(HostOptions),
+    /// The GPU engine (`ManyEngine::assuming`), on the device or emulated.
+    Device(DeviceOptions, Backend),
+}
+
+impl Searcher {
+    fn limit(&self) -> SolveLimit {
+        match self {
+            Searcher::Host(o) => o.limit,
+            Searcher::Device(o, _) => o.limit,
+        }
+    }
+    fn with_limit(self, limit: SolveLimit) -> Searcher {
+        match self {
+            Searcher::Host(o) => Searcher::Host(HostOptions { limit, ..o }),
+            Searcher::Device(o, b) => Searcher::Device(DeviceOptions { limit, ..o }, b),
+        }
+    }
+    fn sums(&self) -> Sums {
+        match self {
+            Searcher::Host(o) => o.sums,
+            Searcher::Device(o, _) => o.sums,
+        }
+    }
+}
+
 /// An assumed-false objective literal: the input's, or the count of a core.
 #[derive(Clone, Copy, Debug)]
 struct Soft {
@@ -120,14 +155,14 @@ enum Build {
 fn build_within(
     program: Arc<Program>,
     eq: bool,
-    opts: HostOptions,
+    searcher: Searcher,
     go_on: &dyn Fn() -> bool,
 ) -> Result<Build, EngineError> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("usc-build".into())
         .spawn(move || {
-            let built = build(&program, eq, opts);
+            let built = build(&program, eq, searcher);
             drop(program); // before the answer: the caller may grow it next
             let _ = tx.send(built);
         })
@@ -149,21 +184,23 @@ fn build_within(
     }
 }
 
-/// The host engine for `program` (its atoms' aliases put back into models); `None` for a
-/// program with a head cycle.
-fn build(program: &Program, eq: bool, opts: HostOptions) -> Result<Option<Built>, EngineError> {
+/// The engine for `program` (its atoms' aliases put back into models); `None` for a program
+/// with a head cycle.
+fn build(program: &Program, eq: bool, searcher: Searcher) -> Result<Option<Built>, EngineError> {
     let mut ground = crate::analyse::analyse_eq(program, eq)
         .map_err(|e| EngineError::Unsupported(e.to_string()))?;
     if ground.minimality.is_some() {
         return Ok(None);
     }
-    let completion = crate::nogoods::completer(Some(opts.sums))(&ground);
-    let engine = CpuEngine::new(&ground, &completion, opts);
+    let completion = crate::nogoods::completer(Some(searcher.sums()))(&ground);
+    let engine: Box<dyn Engine + Send> = match searcher {
+        Searcher::Host(opts) => Box::new(CpuEngine::new(&ground, &completion, opts)),
+        Searcher::Device(opts, backend) => {
+            Box::new(ManyEngine::assuming(&ground, &completion, opts, backend)?)
+        }
+    };
     let aliases = std::mem::take(&mut ground.aliases);
-    Ok(Some((
-        Box::new(Alias::new(Box::new(engine), aliases.clone())),
-        aliases,
-    )))
+    Ok(Some((Box::new(Alias::new(engine, aliases.clone())), aliases)))
 }
 
 /// The softs of one level: weights made positive, repeats of a literal merged.
@@ -240,14 +277,14 @@ fn search(
     Ok(step)
 }
 
-/// Optimise `program` by OLL on the host engine with `opts`, adding every engine's counters to
+/// Optimise `program` by OLL, searching with `searcher`, adding every engine's counters to
 /// `stats`. Before the deadline, an interrupt (`limits.interrupt`) stops it only when `resume`
 /// says no: a race pokes its members for other reasons than stopping, and `resume` clears the
 /// poke and says yes unless the race stops; alone, `resume` says no.
 pub fn oll(
     program: &Program,
     eq: bool,
-    opts: HostOptions,
+    searcher: Searcher,
     limits: &Limits,
     resume: &dyn Fn() -> bool,
     stats: &mut Stats,
@@ -271,11 +308,9 @@ pub fn oll(
                 return Ok(Ended::Stopped);
             }
             // Each engine built goes on where the last one stopped, against one solve limit.
-            let opts = HostOptions {
-                limit: opts.limit.after(stats.conflicts, stats.restarts),
-                ..opts
-            };
-            let (mut engine, aliases) = match build_within(Arc::clone(&grown), eq, opts, &go_on)? {
+            let searcher = searcher.with_limit(searcher.limit().after(stats.conflicts, stats.restarts));
+            let (mut engine, aliases) = match build_within(Arc::clone(&grown), eq, searcher, &go_on)?
+            {
                 Build::Built(built) => built,
                 Build::Stopped => return Ok(Ended::Stopped),
                 // Only the input can have one: the rules added have new heads.

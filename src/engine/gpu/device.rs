@@ -40,6 +40,10 @@ pub const MANY_FILES: &[(&str, &str)] = &[
         include_str!("../../../kernels/search/cube_pool.cuh"),
     ),
     (
+        "assume.cuh",
+        include_str!("../../../kernels/search/assume.cuh"),
+    ),
+    (
         "enumerate.cuh",
         include_str!("../../../kernels/search/enumerate.cuh"),
     ),

@@ -126,11 +126,10 @@ impl Memory for EmuMemory {
     fn run_slice(&mut self, slice_ns: u64) -> Result<(), EngineError> {
         let each = (slice_ns / self.n as u64).max(100_000);
         for sid in 0..self.n {
-            if matches!(self.status[sid], status::INIT | status::RUN | status::BLOCK) {
-                // SAFETY: prog and geo point into arrays owned by self (see the invariant);
-                // the function touches only search `sid`'s memory and the global words.
-                unsafe { ysm_search_host(&self.prog, &self.geo, sid as u32, each) };
-            }
+            // SAFETY: prog and geo point into arrays owned by self (see the invariant); the
+            // function touches only search `sid`'s memory and the global words (and returns
+            // at once for a search that does not run in this slice, as the kernel's warp).
+            unsafe { ysm_search_host(&self.prog, &self.geo, sid as u32, each) };
             if self.global[g::STOP] != 0 {
                 break;
             }

@@ -82,6 +82,10 @@ pub struct ManyEngine {
     trivially_unsat: bool,
     /// The portfolio rows and global words for a number of searches.
     layout: Layout,
+    /// Under assumptions (`ManyEngine::assuming`): the list's epoch, and the core the last
+    /// search ended with (`kernels/search/assume.cuh`).
+    asm_epoch: u32,
+    core: Option<Vec<crate::lit::Lit>>,
 }
 
 /// Counter `k` (`c::*`) summed over the searches' counters `ctr` (`C_WORDS` each).
@@ -94,6 +98,8 @@ struct Layout {
     opts: DeviceOptions,
     /// The variables cubes may split on, best first (`split::candidates`).
     candidates: Vec<u32>,
+    /// Room for this many assumptions after the fixed global words (0: none taken).
+    assume_cap: usize,
 }
 
 impl Layout {
@@ -104,9 +110,11 @@ impl Layout {
     fn at(&self, n: usize) -> (Vec<u32>, Vec<u32>) {
         let o = &self.opts;
         let k = self.bits(n);
+        let mut global = split::global_words(&self.candidates[..k], o.split);
+        global.resize(g::WORDS + self.assume_cap, 0);
         (
             search_rows::configure(n, o.learning, o.heuristic, o.seed, k > 0),
-            split::global_words(&self.candidates[..k], o.split),
+            global,
         )
     }
     fn cubes(&self, n: usize) -> u32 {
@@ -125,7 +133,23 @@ impl ManyEngine {
         opts: DeviceOptions,
         backend: Backend,
     ) -> Result<ManyEngine, EngineError> {
-        Self::build(g, c, opts, backend, false)
+        Self::build(g, c, opts, backend, false, false)
+    }
+
+    /// The engine for core-guided optimisation (`wrap/oll.rs`): every search under the
+    /// assumptions of [`Engine::assume`], no cubes; `g`'s objective gives a model's costs
+    /// ([`Engine::costs`]) and bounds nothing.
+    pub fn assuming(
+        g: &GroundProgram,
+        c: &Completion,
+        opts: DeviceOptions,
+        backend: Backend,
+    ) -> Result<ManyEngine, EngineError> {
+        let opts = DeviceOptions {
+            cubes: Some(0),
+            ..opts
+        };
+        Self::build(g, c, opts, backend, !g.objective.is_empty(), true)
     }
 
     /// The engine for optimisation: `g`'s objective bounded in every search
@@ -136,7 +160,7 @@ impl ManyEngine {
         opts: DeviceOptions,
         backend: Backend,
     ) -> Result<ManyEngine, EngineError> {
-        Self::build(g, c, opts, backend, !g.objective.is_empty())
+        Self::build(g, c, opts, backend, !g.objective.is_empty(), false)
     }
 
     fn build(
@@ -145,6 +169,7 @@ impl ManyEngine {
         opts: DeviceOptions,
         backend: Backend,
         optimise: bool,
+        assume: bool,
     ) -> Result<ManyEngine, EngineError> {
         let t0 = Instant::now();
         let opt = match optimise {
@@ -159,6 +184,8 @@ impl ManyEngine {
         let layout = Layout {
             opts,
             candidates: split::candidates(&prog),
+            // As many as `scratch` holds of a core (the whole list, at most).
+            assume_cap: if assume { c.db.num_vars as usize + 1 } else { 0 },
         };
         let setup = |n: usize| layout.at(n);
         let mut stats = Stats {
@@ -211,6 +238,8 @@ impl ManyEngine {
             global_init,
             trivially_unsat: c.db.has_empty,
             layout,
+            asm_epoch: 0,
+            core: None,
         })
     }
 
@@ -264,6 +293,14 @@ impl ManyEngine {
             match st {
                 status::MODEL if !self.pending.contains(&sid) => self.pending.push_back(sid),
                 status::UNSAT => unsat = true,
+                status::CORE if self.core.is_none() => {
+                    // Of this list (a search holding an older one's starts over first).
+                    if self.mem.header_word(sid, h::ASM_EPOCH)? == self.asm_epoch {
+                        let n = self.mem.header_word(sid, h::LEN)? as usize;
+                        let words = self.mem.model_bits(sid, n)?;
+                        self.core = Some(words.into_iter().map(crate::lit::Lit).collect());
+                    }
+                }
                 status::ERROR => {
                     let e = self.mem.header_word(sid, h::ERR)?;
                     return Err(EngineError::Device(format!(
@@ -306,7 +343,7 @@ impl ManyEngine {
                     return Ok(Step::Model(Model { atoms }));
                 }
             }
-            if self.exhausted {
+            if self.exhausted || self.core.is_some() {
                 return Ok(Step::Exhausted);
             }
             if limits.reached() {
@@ -424,6 +461,39 @@ impl Engine for ManyEngine {
 
     fn set_bound(&mut self, bound: &Bound) -> Result<(), EngineError> {
         self.bound(bound)
+    }
+
+    fn assume(&mut self, lits: &[crate::lit::Lit]) -> bool {
+        let mut once = HashSet::new();
+        let lits: Vec<crate::lit::Lit> = lits.iter().copied().filter(|l| once.insert(*l)).collect();
+        if lits.len() > self.layout.assume_cap {
+            return false;
+        }
+        self.assume_list(&lits).is_ok()
+    }
+
+    fn core(&self) -> Option<Vec<crate::lit::Lit>> {
+        match self.exhausted {
+            true => Some(Vec::new()), // no model at all
+            false => self.core.clone(),
+        }
+    }
+}
+
+impl ManyEngine {
+    /// Write the assumptions and their new epoch; every search starts over under them at its
+    /// next slice, and what the searches held of the last list is dropped.
+    fn assume_list(&mut self, lits: &[crate::lit::Lit]) -> Result<(), EngineError> {
+        let words: Vec<u32> = lits.iter().map(|l| l.code()).collect();
+        self.mem.write_global(g::WORDS, &words)?;
+        self.asm_epoch = self.asm_epoch.wrapping_add(1);
+        self.mem
+            .write_global(g::N_ASSUME, &[words.len() as u32, self.asm_epoch])?;
+        self.pending.clear();
+        self.seen.clear();
+        self.core = None;
+        self.slice = FIRST_SLICE;
+        Ok(())
     }
 }
 // `--engine=auto`'s members on further GPUs are built and search on threads of their own, and

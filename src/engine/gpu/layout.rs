@@ -42,6 +42,9 @@ pub const SUP_MAX: u64 = (1 << 29) - 1;
 pub mod h {
     pub const STATUS: usize = 0;
     pub const ERR: usize = 19;
+    /// The length of a core (`assume.cuh`: the core in `scratch`).
+    pub const LEN: usize = 20;
+    pub const ASM_EPOCH: usize = 41;
 }
 
 /// Search statuses (`YSM_ST_*`).
@@ -52,6 +55,8 @@ pub mod status {
     pub const BLOCK: u32 = 3;
     pub const UNSAT: u32 = 4;
     pub const ERROR: u32 = 5;
+    /// An assumption is false: the search holds a core (`assume.cuh`).
+    pub const CORE: u32 = 6;
 }
 
 /// Per-search counters (`YSM_C_*`).
@@ -102,7 +107,11 @@ pub mod g {
     /// The objective's bound `k` (`i64`, low word first) and its epoch (`objective.cuh`).
     pub const OBJ_K: usize = POOL + POOL_SLOTS * SLOT_WORDS;
     pub const OBJ_EPOCH: usize = OBJ_K + 2;
-    pub const WORDS: usize = OBJ_K + 4;
+    /// The assumptions (`assume.cuh`): how many, and the epoch the host raises with each list;
+    /// the list itself follows the fixed words.
+    pub const N_ASSUME: usize = OBJ_K + 4;
+    pub const ASM_EPOCH: usize = OBJ_K + 5;
+    pub const WORDS: usize = OBJ_K + 6;
 }
 
 /// Configuration words (`YSM_CFG_*`), the portfolio's rows.

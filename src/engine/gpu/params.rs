@@ -143,6 +143,8 @@ mod tests {
         assert_eq!(define("YSM_SHARE_MAX"), SHARE_MAX as u64);
         assert_eq!(define("YSM_H_STATUS"), h::STATUS as u64);
         assert_eq!(define("YSM_H_ERR"), h::ERR as u64);
+        assert_eq!(define("YSM_H_LEN"), h::LEN as u64);
+        assert_eq!(define("YSM_H_ASM_EPOCH"), h::ASM_EPOCH as u64);
         assert_eq!(
             define("YSM_NONE"),
             crate::engine::gpu::sum_arrays::NONE as u64
@@ -154,6 +156,7 @@ mod tests {
             ("BLOCK", status::BLOCK),
             ("UNSAT", status::UNSAT),
             ("ERROR", status::ERROR),
+            ("CORE", status::CORE),
         ] {
             assert_eq!(define(&format!("YSM_ST_{name}")), v as u64);
         }
@@ -208,6 +211,8 @@ mod tests {
             ("POOL", g::POOL),
             ("OBJ_K", g::OBJ_K),
             ("OBJ_EPOCH", g::OBJ_EPOCH),
+            ("N_ASSUME", g::N_ASSUME),
+            ("ASM_EPOCH", g::ASM_EPOCH),
             ("WORDS", g::WORDS),
         ] {
             assert_eq!(define(&format!("YSM_G_{name}")), v as u64);
