@@ -216,7 +216,8 @@ pub struct Config {
     /// Optimisation strategy (clingo's `--opt-strategy`): `bb` model-guided branch and bound,
     /// each model bounding the next; `usc` core-guided (OLL): unsatisfiable cores under the
     /// assumption that no objective literal holds raise a lower bound until a model meets it
-    /// (host engine on one thread, `--opt-mode=opt` or `optN`).
+    /// (host engine on one thread, or the GPU engine's searches with `--engine=gpu`;
+    /// `--opt-mode=opt` or `optN`).
     #[arg(long = "opt-strategy", value_name = "STRATEGY", default_value = "bb",
           value_parser = values::opt_strategy, help_heading = SOLVING)]
     pub opt_strategy: OptStrategy,

@@ -257,6 +257,7 @@ pub fn run_to<W: Write>(
                 .then(|| CoreGuided {
                     program: program.clone(),
                     eq: config.eq > 0,
+                    device: None,
                 });
             let engine = engines::make_engine(
                 &plan, config, ground, completion, optimising, deadline, cores,

@@ -3,7 +3,8 @@
 //! every kind of generated program (tight, non-tight, choice, aggregates, `#minimize` with
 //! several priorities and negative weights, head-cycle-free and other disjunction, mixes) ×
 //! the engines `--engine=cpu -t 1`, `-t 4` and `--engine=emu` (the GPU kernel on the host),
-//! each run against clingo 5.8 (in-process, `--eq=0`, its text output).
+//! and core-guided optimisation (`--opt-strategy=usc`) on one host thread and on the emulated
+//! GPU engine in its modes (opt, optN), each run against clingo 5.8 (in-process, `--eq=0`, its text output).
 //!
 //! Two runs: one from a fixed seed (the same programs every time) and one from a fresh seed,
 //! printed, so that every CI run also tries programs no run tried before; a failure prints the
@@ -22,7 +23,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 fn matrix(seed: u64, count: u64) {
     let out = Command::new("python3")
         .arg(format!("{ROOT}/scripts/bench"))
-        .args(["matrix", "run", "--engines", "cpu1,cpu4,emu", "--bin", BIN])
+        .args(["matrix", "run", "--engines", "cpu1,cpu4,emu,cpu1-usc,emu-usc", "--bin", BIN])
         .args(["--seed", &seed.to_string(), "--count", &count.to_string()])
         .output()
         .expect("python3 runs scripts/bench");

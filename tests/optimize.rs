@@ -233,7 +233,8 @@ fn clingo_optimum(aspif: &str) -> (Vec<i64>, Option<i32>) {
     (costs(&stdout).pop().unwrap_or_default(), out.status.code())
 }
 
-/// `--opt-strategy=usc` (core-guided, `run/usc.rs`) proves clingo's optimum: on the fixture (two
+/// `--opt-strategy=usc` (core-guided, `run/usc.rs`; on the host engine and on the GPU engine's
+/// searches) proves clingo's optimum: on the fixture (two
 /// priorities, a negative weight) and on each `tests/regress/usc-*.lp` (an unsatisfiable
 /// program whose first priority level has no literal: the search without assumptions found no
 /// core; a head cycle: branch and bound instead; aliased atoms).
@@ -258,18 +259,27 @@ fn usc_proves_clingos_optimum() {
         std::fs::write(&aspif, gringo(&std::fs::read_to_string(&p).unwrap(), &[])).unwrap();
         files.push(aspif.display().to_string());
     }
+    // The host engine, the GPU kernel's searches under assumptions (emulated), and the GPU
+    // engine's race of branch and bound and OLL (`--engine=emu` alone, `run/engines.rs`).
+    let engines: [&[&str]; 3] = [
+        &["--engine=cpu", "--opt-strategy=usc"],
+        &["--engine=emu", "--opt-strategy=usc"],
+        &["--engine=emu"],
+    ];
     for f in &files {
         let (want, want_code) = clingo_optimum(f);
-        let got = yasmin(&[f, "--engine=cpu", "--opt-strategy=usc"], None);
-        assert_eq!(got.code, want_code, "{f}: exit code\n{}", got.stderr);
-        assert_eq!(
-            costs(&got.stdout).pop().unwrap_or_default(),
-            want,
-            "{f}: optimum\n{}",
-            got.stdout
-        );
-        if want_code == Some(30) {
-            assert_eq!(result_line(&got.stdout), "OPTIMUM FOUND", "{f}");
+        for engine in engines {
+            let got = yasmin(&[&[f.as_str()], engine].concat(), None);
+            assert_eq!(got.code, want_code, "{f} {engine:?}: exit code\n{}", got.stderr);
+            assert_eq!(
+                costs(&got.stdout).pop().unwrap_or_default(),
+                want,
+                "{f} {engine:?}: optimum\n{}",
+                got.stdout
+            );
+            if want_code == Some(30) {
+                assert_eq!(result_line(&got.stdout), "OPTIMUM FOUND", "{f} {engine:?}");
+            }
         }
     }
     std::fs::remove_dir_all(&tmp).ok();

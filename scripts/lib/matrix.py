@@ -64,9 +64,11 @@ ENGINES = {
     "cpu1-usc": ["--engine=cpu", "-t", "1", "--opt-strategy=usc"],
     "emu-usc": ["--engine=emu", "--opt-strategy=usc"],
     "gpu-usc": ["--engine=gpu", "--opt-strategy=usc"],
+    # The GPU engine's optimisation modes alone (opt: branch and bound racing OLL).
+    "gpu-opt": ["--engine=gpu"],
 }
 # The modes an engine runs, where not all.
-ENGINE_MODES = {e: {"optN", "opt"} for e in ("cpu1-usc", "emu-usc", "gpu-usc")}
+ENGINE_MODES = {e: {"optN", "opt"} for e in ("cpu1-usc", "emu-usc", "gpu-usc", "gpu-opt")}
 RESULTS = ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN", "OPTIMUM FOUND", "INTERRUPTED")
 
 

@@ -172,6 +172,12 @@ pub struct DeviceOptions {
     pub gpu: u32,
     /// `--solve-limit`, looked at between time slices (`engine/gpu/engine.rs`).
     pub limit: SolveLimit,
+    /// Searches of the default count left resident for a second engine on the same GPU (the
+    /// core-guided member beside branch and bound under `--engine=gpu`: `portfolio::optimize`).
+    pub room: u32,
+    /// Slices on a CUDA stream of its own, so that they run beside another engine's on the
+    /// same GPU instead of after them (the default stream orders every engine's work).
+    pub own_stream: bool,
 }
 
 impl DeviceOptions {

@@ -170,7 +170,7 @@ impl OptRace {
         cores: Option<CoreGuided>,
         share: bool,
     ) -> Result<OptRace, EngineError> {
-        let cores = cores.filter(|_| hosts.len() >= 2);
+        let cores = cores.filter(|c| hosts.len() >= 2 || c.device.is_some());
         if cores.is_some() {
             cores::make_last_core_guided(&mut hosts);
         }

@@ -1,7 +1,8 @@
 //! The core-guided member of the optimisation race (`wrap/oll.rs` on one of its threads).
 
 use super::{Control, Report};
-use crate::engine::{HostOptions, Stats};
+use crate::engine::gpu::engine::Backend;
+use crate::engine::{DeviceOptions, HostOptions, Stats};
 use crate::wrap::oll::{oll, Ended, Searcher};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
@@ -9,24 +10,24 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// A member optimising by cores (`wrap/oll.rs`) in place of the last thread's branch and
-/// bound: the input program (the member grows copies of it) and `--eq`.
+/// bound: the input program (the member grows copies of it) and `--eq`; `device`: its searches
+/// run on the GPU engine (`--engine=gpu`), the thread only drives them.
 #[derive(Clone)]
 pub struct CoreGuided {
     pub program: Arc<lparse::Program>,
     pub eq: bool,
+    pub device: Option<(DeviceOptions, Backend)>,
 }
 
-/// Make the last of `hosts` (two or more) the core-guided member: it runs the configuration
+/// Make the last of `hosts` (two or more; one where it drives the GPU's searches) the
+/// core-guided member: it runs the configuration
 /// (thread 0's options with a seed of its own), as `--opt-strategy=usc` does alone, whatever
 /// the thread count. The row the last thread would run made it 2-3x slower (stilllife 007,
 /// core-guided on one thread, build machine: 4.1 s with the configuration, 10.9 s with
 /// forward learning, 12.1 s with fixed signs).
 pub(super) fn make_last_core_guided(hosts: &mut [(HostOptions, &'static str)]) {
     let n = hosts.len();
-    assert!(
-        n >= 2,
-        "the core-guided member is one of two threads or more"
-    );
+    assert!(n >= 1, "the core-guided member is one of the threads");
     let base = hosts[0].0;
     hosts[n - 1] = (
         HostOptions {
@@ -59,7 +60,11 @@ pub(super) fn core_member(
     };
     let mut stats = Stats::default();
     if !ctl.stop.load(Ordering::Relaxed) {
-        match oll(&cores.program, cores.eq, Searcher::Host(opts), &limits, &resume, &mut stats) {
+        let searcher = match cores.device {
+            Some((o, backend)) => Searcher::Device(o, backend),
+            None => Searcher::Host(opts),
+        };
+        match oll(&cores.program, cores.eq, searcher, &limits, &resume, &mut stats) {
             Ok(Ended::Optimum(model, costs, _)) => {
                 if tx.send(Report::Model(i, model, costs)).is_ok() {
                     let _ = tx.send(Report::Exhausted(i));

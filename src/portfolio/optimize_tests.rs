@@ -47,6 +47,8 @@ fn device_opts(searches: u32, seed: u64) -> DeviceOptions {
         arena_words: crate::engine::gpu::engine::ARENA_WORDS,
         gpu: 0,
         limit: crate::engine::SolveLimit::NONE,
+        room: 0,
+        own_stream: false,
     }
 }
 
@@ -189,6 +191,7 @@ fn a_core_guided_thread_proves_the_optimum_in_the_race() {
         let cores = CoreGuided {
             program: Arc::new(input()),
             eq: true,
+            device: None,
         };
         let mut race = OptRace::start(
             g.clone(),

@@ -268,6 +268,8 @@ fn emulated_with(
         arena_words: crate::engine::gpu::engine::ARENA_WORDS,
         gpu: 0,
         limit: crate::engine::SolveLimit::NONE,
+        room: 0,
+        own_stream: false,
     };
     ManyEngine::new(g, c, opts, Backend::Emulated).map_err(|e| e.to_string())
 }

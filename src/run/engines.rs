@@ -30,6 +30,10 @@ pub(super) enum Shape {
     HostOptimise,
     /// The GPU engine alone, on the GPU or emulated (`--engine=gpu`, `--engine=emu`).
     Gpu(Backend),
+    /// The GPU engine alone optimising (one optimum, no bound given): branch and bound on most
+    /// of its searches, core-guided optimisation (OLL, `wrap/oll.rs`) on [`CORE_SEARCHES`] of
+    /// them beside it, racing as the host threads do.
+    GpuOptimise(Backend),
     /// The whole machine (`auto`): the host threads race, the GPU engine joins them once the
     /// device's completion is made.
     WholeMachine,
@@ -83,7 +87,16 @@ pub(super) fn shape(
         "the GPU engine takes part in optimization (#minimize) with --opt-mode=opt or optN only";
     let gpu_optimises =
         plan.device.is_some() && matches!(config.opt_mode.kind, OptKind::Opt | OptKind::OptN);
+    // Core-guided optimisation finds one optimum and takes no bound (`wrap/oll.rs`), and the
+    // minimality check of a program with a head cycle wraps the engine, which then takes no
+    // assumptions.
+    let cores = optimising
+        && config.one_optimum()
+        && config.opt_mode.bound.is_empty()
+        && ground.minimality.is_none();
     let shape = match plan.kind {
+        EngineKind::Emu if cores => Shape::GpuOptimise(Backend::Emulated),
+        EngineKind::Gpu if cores => Shape::GpuOptimise(Backend::Device),
         EngineKind::Emu => Shape::Gpu(Backend::Emulated),
         EngineKind::Gpu => Shape::Gpu(Backend::Device),
         EngineKind::Cpu if threads == 1 => Shape::Host,
@@ -152,6 +165,47 @@ pub(super) fn make_engine(
                 .map_err(engine_failure)?,
         ),
         Shape::Gpu(backend) => gpu_alone(plan, &ground, &completion, make, backend)?,
+        Shape::GpuOptimise(backend) => {
+            let opts = plan
+                .device
+                .expect("a plan with the GPU engine has its options");
+            if backend == Backend::Device {
+                gpu::available().map_err(|why| {
+                    Failure::new(
+                        exit::NO_DEVICE,
+                        format!("the GPU engine (--engine=gpu) cannot run: {why}"),
+                    )
+                })?;
+            }
+            let room = match backend {
+                Backend::Device => CORE_SEARCHES,
+                Backend::Emulated => 2,
+            };
+            let cores = cores.map(|c| CoreGuided {
+                device: Some((
+                    crate::engine::DeviceOptions {
+                        searches: Some(room),
+                        own_stream: true,
+                        ..opts
+                    },
+                    backend,
+                )),
+                ..c
+            });
+            let driver = vec![(opts.as_host(), "usc-gpu")];
+            let mut race = OptRace::start(ground.clone(), completion, driver, deadline, cores, false)
+                .map_err(engine_failure)?;
+            let bb = crate::engine::DeviceOptions { room, ..opts };
+            let build: GpuBuild = Box::new(move |ground, completion| {
+                make(ground, completion, bb, backend)
+                    .map(|e| Box::new(e) as Box<dyn Engine>)
+                    .map_err(|e| e.to_string())
+            });
+            let device = prepare::device_completer(Some(plan.device_sums()));
+            race.add_gpu_later(ground, device, build, Vec::new())
+                .map_err(engine_failure)?;
+            Box::new(race)
+        }
         Shape::WholeMachine => {
             // The host members start first and complete the program for themselves (native
             // sums); the device's translation is made on a thread beside them, and the GPU
@@ -192,6 +246,10 @@ pub(super) fn make_engine(
         None => engine,
     })
 }
+
+/// The searches of the core-guided member under `--engine=gpu` (two warps an SM of an H200),
+/// left out of branch and bound's default count so that both stay resident.
+const CORE_SEARCHES: u32 = 264;
 
 /// The GPU engine's constructors (decision or optimisation).
 type Make = fn(

@@ -210,6 +210,8 @@ pub fn device_options(c: &Config) -> DeviceOptions {
         arena_words: c.gpu_arena_words.unwrap_or(ARENA_WORDS),
         gpu: 0,
         limit: c.solve_limit,
+        room: 0,
+        own_stream: false,
     }
 }
 

@@ -153,6 +153,8 @@ impl CudaMemory {
         prog: ProgArrays,
         geo: &Geometry,
         requested: Option<usize>,
+        room: usize,
+        own_stream: bool,
         gpu: u32,
         configure: impl Fn(usize) -> (Vec<u32>, Vec<u32>),
     ) -> Result<CudaMemory, EngineError> {
@@ -168,7 +170,9 @@ impl CudaMemory {
             .map_err(|e| engine_error("querying device memory", e))?;
         let budget = (free as u64 / 100 * 85).saturating_sub(prog.bytes());
         let fit = (budget / geo.bytes_per_search()) as usize;
-        let default = default_searches(geo.bytes_per_search(), resident);
+        let default = default_searches(geo.bytes_per_search(), resident)
+            .saturating_sub(room)
+            .max(1);
         let mut n = requested.unwrap_or(default).min(resident).min(fit);
         if n == 0 {
             return Err(EngineError::OutOfMemory(format!(
@@ -177,7 +181,12 @@ impl CudaMemory {
                 free as f64 / 1e6
             )));
         }
-        let stream = ctx.default_stream();
+        let stream = match own_stream {
+            true => ctx
+                .new_stream()
+                .map_err(|e| engine_error("creating a stream", e))?,
+            false => ctx.default_stream(),
+        };
         let s = &stream;
         let a = &prog;
         let p32 = vec![

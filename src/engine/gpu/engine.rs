@@ -202,7 +202,15 @@ impl ManyEngine {
                 Box::new(EmuMemory::new(prog, &geo, cfg, global))
             }
             Backend::Device => {
-                let m = super::cuda::CudaMemory::open(prog, &geo, requested, opts.gpu, setup)?;
+                let m = super::cuda::CudaMemory::open(
+                    prog,
+                    &geo,
+                    requested,
+                    opts.room as usize,
+                    opts.own_stream,
+                    opts.gpu,
+                    setup,
+                )?;
                 stats.kernel_image = m.image_origin;
                 stats.gpu_setup = m.setup;
                 Box::new(m)
