@@ -23,6 +23,11 @@
 //! took 7.0 s, and left the 27 optimisation instances' solved count at 15 in 10 s). A level's optimum reached, its remaining softs stay assumed false while the next levels
 //! are optimised (every model optimal on the level satisfies them).
 //!
+//! Within a level the softs are *stratified* (Ansótegui, Bonet, Gabàs, Levy 2013): only those
+//! of weight at least a threshold are assumed, the heaviest first; a model under them lowers
+//! the threshold to the next weight below, and only a model with every soft assumed is optimal
+//! (weighted objectives find their heavy cores first: valves, markovnl).
+//!
 //! Invariant (OLL's): for every model `x` of the grown program, level cost(x) = lower bound +
 //! Σ weight(s) over the level's softs true in `x` (the new atoms are defined by their rules, so
 //! `x` extends a model of the input uniquely); hence a model under all soft assumptions costs
@@ -303,6 +308,9 @@ pub fn oll(
     let mut last = None;
     for level in &objective.levels {
         let mut softs = level_softs(&level.lits);
+        // Stratification: only softs of at least this weight are assumed; lowered to the next
+        // weight when a model meets them all (it is optimal only once every soft is assumed).
+        let mut strat = softs.iter().map(|s| s.weight).max().unwrap_or(0);
         loop {
             if !go_on() {
                 return Ok(Ended::Stopped);
@@ -337,16 +345,28 @@ pub fn oll(
                     softs
                         .iter()
                         .enumerate()
-                        .filter(|&(i, s)| s.weight > 0 && !in_core[i])
+                        .filter(|&(i, s)| s.weight > 0 && s.weight >= strat && !in_core[i])
                         .map(|(_, s)| s.lit.negate()),
                 );
                 if !engine.assume(&assumed) {
                     return Err(EngineError::Internal(
-                        "the host engine took no assumptions".into(),
+                        "the engine took no assumptions".into(),
                     ));
                 }
                 let step = search(engine.as_mut(), limits, &go_on, stats)?;
+                let below = softs
+                    .iter()
+                    .map(|s| s.weight)
+                    .filter(|&w| w > 0 && w < strat)
+                    .max();
                 match step {
+                    Step::Model(_) if found.is_empty() && below.is_some() => {
+                        // Every soft of weight `strat` or more can be false: the lighter ones
+                        // next, in a new engine (one that reported a model may hold it as
+                        // enumerated: the host engine blocks it).
+                        strat = below.expect("a lighter soft");
+                        break;
+                    }
                     Step::Model(m) if found.is_empty() => {
                         hard.extend(
                             softs
