@@ -80,6 +80,8 @@ pub fn enumerate<W: Write>(
     let mut last_costs: Option<Vec<i64>> = None;
     let mut caveats_said = false;
     let mut by_backtracking = false;
+    // Consecutive models mostly differ in few atoms: each is checked at the cost of those.
+    let mut incremental = checker.map(|c| c.incremental());
     found.outcome = loop {
         // optN counts the optimal models only.
         let counted = match (kind, optimal) {
@@ -98,8 +100,8 @@ pub fn enumerate<W: Write>(
                     })?),
                     None => None,
                 };
-                if let Some(checker) = checker {
-                    let verdict = checker.check(&model.atoms).and_then(|v| match &costs {
+                if let (Some(checker), Some(incremental)) = (checker, incremental.as_mut()) {
+                    let verdict = incremental.check(&model.atoms).and_then(|v| match &costs {
                         Some(c) => checker.check_costs(&model.atoms, c).map(|()| v),
                         None => Ok(v),
                     });
