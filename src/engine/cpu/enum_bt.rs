@@ -34,8 +34,16 @@ use crate::lit::Lit;
 impl CpuEngine {
     /// The true atoms of the input (auxiliary atoms are the analysis's, never a model's).
     pub(super) fn model(&self) -> Model {
-        let mut atoms = Vec::with_capacity(self.input_atoms as usize);
-        atoms.extend((1..=self.input_atoms).filter(|&p| self.a.holds(Lit::t(p))));
+        // Without a branch per atom: every model of an enumeration passes here.
+        let n = self.input_atoms as usize;
+        let vals = &self.a.vals[2..2 * n + 2];
+        let mut atoms = vec![0u32; n];
+        let mut k = 0;
+        for (p, v) in (1..).zip(vals.chunks_exact(2)) {
+            atoms[k] = p;
+            k += (v[0] > 0) as usize; // `vals[2p]` is `T p`'s
+        }
+        atoms.truncate(k);
         Model { atoms }
     }
 
@@ -97,7 +105,15 @@ impl CpuEngine {
     /// The permanent units assigned again where a flip unassigned them; false when one is
     /// false in the branch.
     fn units_hold(&mut self) -> bool {
-        for i in 0..self.units.len() {
+        // A unit true at level 0 stays so (no flip undoes level 0): the prefix of such units
+        // (the input's facts, mostly) is skipped from then on.
+        while let Some(&l) = self.units.get(self.units_fixed) {
+            if !self.a.holds(l) || self.a.level_of(l.var()) > 0 {
+                break;
+            }
+            self.units_fixed += 1;
+        }
+        for i in self.units_fixed..self.units.len() {
             let l = self.units[i];
             if self.a.is_unassigned(l.var()) {
                 self.stats.propagations += 1;

@@ -139,6 +139,8 @@ pub struct CpuEngine {
     /// The literals the input's unit nogoods and the permanent unit nogoods added since fix at
     /// level 0 (`forget` assigns them again).
     units: Vec<Lit>,
+    /// `units[..units_fixed]` hold at level 0 (`enum_bt`; `forget` starts it again).
+    units_fixed: usize,
     /// The input has an empty nogood.
     input_unsat: bool,
     /// `--restarts`.
@@ -230,6 +232,7 @@ impl CpuEngine {
             bl: 0,
             flip_due: false,
             units: Vec::new(),
+            units_fixed: 0,
             input_unsat: db.has_empty,
             rules,
             vars,
@@ -400,6 +403,7 @@ impl CpuEngine {
     fn forget(&mut self) {
         debug_assert!(!self.bt, "a bound while enumerating by backtracking");
         self.unassign_from(0, 0, false);
+        self.units_fixed = 0;
         self.conflict = None;
         for i in 0..self.store.learned.len() {
             let r = self.store.learned[i];
