@@ -29,7 +29,9 @@
 //!   when no true atom of a cyclic component is unfounded; otherwise loop nogoods (violated by
 //!   the assignment) are added and the search goes on as after a conflict.
 //! - **Enumeration**: after a model, either its last decision is flipped (`enum_bt.rs`, plain
-//!   enumeration once `Engine::enumerate_by_backtracking` was asked) or a permanent blocking
+//!   enumeration once `Engine::enumerate_by_backtracking` was asked; with
+//!   `Engine::enumerate_projected`, the projection atoms are decided first and the deepest
+//!   decision on one is flipped, one model per projection) or a permanent blocking
 //!   nogood excludes exactly that model (over its atoms assigned above level 0, every atom's
 //!   literal under a bound), so models never repeat and enumeration ends with `Exhausted`.
 //! - **Solve limit** (`HostOptions::limit`): once the engine has had that many conflicts or
@@ -136,6 +138,8 @@ pub struct CpuEngine {
     bt: bool,
     bl: u32,
     flip_due: bool,
+    /// Projective enumeration by backtracking: its atoms, decided first (`enum_bt`).
+    proj: Option<enum_bt::Projection>,
     /// The literals the input's unit nogoods and the permanent unit nogoods added since fix at
     /// level 0 (`forget` assigns them again).
     units: Vec<Lit>,
@@ -231,6 +235,7 @@ impl CpuEngine {
             bt: false,
             bl: 0,
             flip_due: false,
+            proj: None,
             units: Vec::new(),
             units_fixed: 0,
             input_unsat: db.has_empty,
@@ -376,6 +381,9 @@ impl CpuEngine {
             }
             self.src.on_unassign(l); // re-queue an unsourced atom no longer false
             self.cursor = self.cursor.min(l.var());
+            if let Some(p) = self.proj.as_mut() {
+                p.unassigned(l.var());
+            }
         }
         self.a.trail.truncate(start);
         self.a.lim.truncate(lvl as usize);
@@ -485,6 +493,10 @@ impl Engine for CpuEngine {
 
     fn enumerate_by_backtracking(&mut self) -> bool {
         self.start_backtracking()
+    }
+
+    fn enumerate_projected(&mut self, atoms: &[u32]) -> bool {
+        self.start_projecting(atoms)
     }
 
     fn fixed(&self, atom: u32) -> Option<bool> {
