@@ -5,7 +5,8 @@
 //! most as costly as the optimum (the engine forgets what the strict bound taught it);
 //! `enum` enumerates the models within the bound given, if any.
 //!
-//! Invariant: a model is printed only after the checker (when there is one) accepted it and,
+//! Invariant: a model is printed only after the checker (when there is one; incrementally, each
+//! model against the last one it accepted, `check::Incremental`) accepted it and,
 //! with an objective, the costs the engine reports for it equal the costs the checker computes
 //! from the program; a rejected model ends the loop with an internal-error [`Failure`] (exit
 //! 70) before anything of it is printed. `Step::Stopped` is told apart by the interrupt flag:
