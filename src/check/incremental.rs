@@ -296,6 +296,7 @@ impl<'c, 'p> Incremental<'c, 'p> {
                 support[a as usize] = NONE;
             }
         }
+        let fresh = t.len();
         // True atoms whose support mentions a changed atom.
         for &r in &self.rules {
             for &h in &c.program.rules[r as usize].head.atoms {
@@ -306,8 +307,10 @@ impl<'c, 'p> Incremental<'c, 'p> {
                 }
             }
         }
-        // Closed upwards: true atoms whose support has an atom of `T` in its positive body.
-        let mut i = 0;
+        // Closed upwards: true atoms whose support has an atom of `T` in its positive body. (An
+        // atom true only now is in no support's positive body: a rule that would read it
+        // mentions it and was visited above.)
+        let mut i = fresh;
         while i < t.len() {
             let b = t[i] as usize;
             i += 1;
