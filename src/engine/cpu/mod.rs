@@ -27,7 +27,10 @@
 //!   the atoms of an unfounded set are made false by loop nogoods (`Learned`, re-derivable).
 //! - **Answer sets** (`unfounded`): for a non-tight program a total assignment is reported only
 //!   when no true atom of a cyclic component is unfounded; otherwise loop nogoods (violated by
-//!   the assignment) are added and the search goes on as after a conflict.
+//!   the assignment) are added and the search goes on as after a conflict. Where the source
+//!   pointers are exact (no sum body inside a component, `Sources::exact`), the fixpoint of
+//!   propagation that the total assignment is has shown that already, and the total check is
+//!   skipped.
 //! - **Enumeration**: after a model, either its last decision is flipped (`enum_bt.rs`, plain
 //!   enumeration once `Engine::enumerate_by_backtracking` was asked; with
 //!   `Engine::enumerate_projected`, the projection atoms are decided first and the deepest
