@@ -24,6 +24,7 @@
 //! - assumptions (aspif 6) must hold; `#edge` directives whose condition holds must be acyclic.
 
 mod fixpoint;
+mod incremental;
 mod minimal;
 #[cfg(test)]
 mod tests;
@@ -31,6 +32,8 @@ mod tests;
 use lparse::{Atom, Body, ExternalValue, HeadKind, Lit, Program};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+
+pub use incremental::{Counts, Incremental};
 
 /// Why a candidate is not an answer set.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -80,6 +83,9 @@ pub(crate) struct SumBody {
     pub lower: i64,
     pub lits: Vec<(Lit, i64)>,
 }
+
+/// The support of an atom derived by its `#external` declaration, not by a rule.
+pub(crate) const EXTERNAL: u32 = u32::MAX;
 
 /// What `#external` leaves for an atom without rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,17 +216,35 @@ impl<'p> Checker<'p> {
             }
             m[a as usize] = true;
         }
+        self.check_all(&m, None)
+    }
+
+    /// The whole check of the total interpretation `m`; `support`, when given, receives for
+    /// each atom the rule that derived it in the least model of the reduct ([`EXTERNAL`]: its
+    /// `#external` declaration), for [`Incremental`].
+    fn check_all(&self, m: &[bool], support: Option<&mut [u32]>) -> Result<Verdict, Violation> {
+        self.check_model(m)?;
+        self.check_assumptions_and_edges(m)?;
+        fixpoint::check_founded(self, m, support)?;
+        Ok(self.verdict())
+    }
+
+    /// What every accepted candidate of the program is told it could not have checked.
+    fn verdict(&self) -> Verdict {
         let mut verdict = Verdict::default();
-        self.check_model(&m)?;
-        self.check_assumptions_and_edges(&m)?;
-        fixpoint::check_founded(self, &m, &mut verdict)?;
         if self.program.theory_statements > 0 {
             verdict.caveats.push(format!(
                 "{} theory statements not checked",
                 self.program.theory_statements
             ));
         }
-        Ok(verdict)
+        verdict
+    }
+
+    /// A checker of a sequence of candidates, each at the cost of what changed since the last
+    /// one it accepted ([`Incremental`]).
+    pub fn incremental(&self) -> Incremental<'_, 'p> {
+        Incremental::new(self)
     }
 
     /// Do the `#minimize` statements give `atoms` the costs `reported`? The costs of a model
@@ -263,17 +287,8 @@ impl<'p> Checker<'p> {
 
     /// Every rule whose body holds in `m` has its head satisfied (choice heads always are).
     fn check_model(&self, m: &[bool]) -> Result<(), Violation> {
-        for (index, rule) in self.program.rules.iter().enumerate() {
-            if rule.head.kind == HeadKind::Choice || rule.head.atoms.iter().any(|&a| m[a as usize])
-            {
-                continue;
-            }
-            if self.body_holds(index, m) {
-                return Err(Violation::Rule {
-                    index,
-                    rule: self.describe_rule(index),
-                });
-            }
+        if let Some(index) = (0..self.program.rules.len()).find(|&r| !self.rule_holds(r, m)) {
+            return Err(self.violated(index));
         }
         for (a, &e) in self.ext.iter().enumerate() {
             if e == Ext::True && !m[a] {
@@ -284,6 +299,9 @@ impl<'p> Checker<'p> {
     }
 
     fn check_assumptions_and_edges(&self, m: &[bool]) -> Result<(), Violation> {
+        if self.program.assumptions.is_empty() && self.program.edges.is_empty() {
+            return Ok(());
+        }
         if let Some(&l) = self.program.assumptions.iter().find(|&&l| !holds(l, m)) {
             return Err(Violation::Assumption(self.lit_name(l)));
         }
@@ -296,6 +314,22 @@ impl<'p> Checker<'p> {
             return Err(Violation::EdgeCycle(node));
         }
         Ok(())
+    }
+
+    /// Rule `index` is satisfied by `m`: its body is false or a head atom true (a choice head
+    /// always is).
+    pub(crate) fn rule_holds(&self, index: usize, m: &[bool]) -> bool {
+        let head = &self.program.rules[index].head;
+        head.kind == HeadKind::Choice
+            || head.atoms.iter().any(|&a| m[a as usize])
+            || !self.body_holds(index, m)
+    }
+
+    fn violated(&self, index: usize) -> Violation {
+        Violation::Rule {
+            index,
+            rule: self.describe_rule(index),
+        }
     }
 
     /// The body of rule `index` holds in the (total) interpretation `m`.

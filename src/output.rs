@@ -221,6 +221,10 @@ impl<W: Write> Printer<W> {
     /// optimises.
     pub fn model(&mut self, shown: &[&str], costs: Option<&[i64]>) -> io::Result<()> {
         self.count += 1;
+        let q = self.quiet;
+        // A model printed neither as it comes nor at the end needs no clock reading (counting
+        // with `-q`, a million models a second).
+        let printed = q.models < 2 || (costs.is_some() && q.costs < 2);
         let held = Held {
             number: self.count,
             atoms: match self.wants_atoms() {
@@ -228,10 +232,12 @@ impl<W: Write> Printer<W> {
                 false => Vec::new(),
             },
             costs: costs.map(<[i64]>::to_vec),
-            time: self.elapsed(),
+            time: match printed {
+                true => self.elapsed(),
+                false => Duration::ZERO,
+            },
             cons: None,
         };
-        let q = self.quiet;
         match self.format {
             Format::Text => {
                 let costs_now = costs.is_some() && q.costs == 0;

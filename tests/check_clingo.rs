@@ -83,3 +83,65 @@ fn checker_accepts_exactly_clingos_answer_sets() {
         "only {compared} programs were small enough to compare"
     );
 }
+
+/// The incremental checker (`check::Incremental`, which checks each candidate against the last
+/// one it accepted) against the whole check: on the same generated programs, after each
+/// answer set the whole check accepts, every candidate one or two atoms away from it, and
+/// every other answer set, get the same verdict from both.
+#[test]
+fn incremental_checks_agree_with_the_whole_check() {
+    // Candidates rejected (accepted) by an incremental check.
+    let (mut programs, mut rejected, mut passed) = (0, 0, 0);
+    for kind in gen::Kind::ALL {
+        for i in 0..40 {
+            let seed = gen::program_seed(7, kind, i);
+            let text = gen::generate(kind, seed);
+            let aspif = piped("gringo", &[], text.as_bytes());
+            let program = lparse::read(&aspif, "gringo").expect("gringo's output parses");
+            let n = program.max_atom;
+            if n > MAX_ATOMS {
+                continue;
+            }
+            let whole = Checker::new(&program);
+            let set = |bits: u32| -> Vec<u32> {
+                (1..=n).filter(|a| bits & (1 << (a - 1)) != 0).collect()
+            };
+            let accepted: Vec<u32> = (0u32..(1 << n))
+                .filter(|&b| whole.check(&set(b)).is_ok())
+                .collect();
+            let mut inc = whole.incremental();
+            for &a in &accepted {
+                let mut near: Vec<u32> = (0..n).map(|i| a ^ (1 << i)).collect();
+                near.extend((0..n).flat_map(|i| (i + 1..n).map(move |j| a ^ (1 << i) ^ (1 << j))));
+                near.extend(accepted.iter().copied());
+                for b in near {
+                    // From `a` (accepted: the next check is incremental) to `b`.
+                    assert!(inc.check(&set(a)).is_ok(), "{kind:?} seed {seed}\n{text}");
+                    let before = inc.counts.incremental;
+                    let (want, got) = (whole.check(&set(b)), inc.check(&set(b)));
+                    assert_eq!(
+                        got.is_ok(),
+                        want.is_ok(),
+                        "{kind:?} seed {seed}: {:?} after {:?}: incremental {got:?}, whole \
+                         {want:?}\n{text}",
+                        set(b),
+                        set(a)
+                    );
+                    if inc.counts.incremental > before {
+                        rejected += want.is_err() as u64;
+                        passed += want.is_ok() as u64;
+                    }
+                }
+            }
+            programs += 1;
+        }
+    }
+    println!(
+        "{programs} programs; incrementally {rejected} candidates rejected, {passed} accepted"
+    );
+    assert!(programs >= 80, "only {programs} programs were small enough");
+    assert!(
+        rejected > 10_000 && passed > 1_000,
+        "the incremental path was hardly taken: {rejected} rejected, {passed} accepted"
+    );
+}

@@ -7,15 +7,16 @@
 //! model to equal the candidate. For other disjunctive programs it derives only atoms of the
 //! candidate (so it checks support), and minimality is `minimal.rs`'s search.
 
-use super::{holds, Checker, Ext, Verdict, Violation};
+use super::{holds, Checker, Ext, Violation, EXTERNAL};
 use lparse::{Body, HeadKind};
 
 /// Require the candidate `m` (already known to be a model) to equal the least model of the
-/// reduct `P^m`.
+/// reduct `P^m`; `support`, when given, receives the rule that derived each atom (`EXTERNAL`:
+/// its declaration).
 pub(super) fn check_founded(
     c: &Checker,
     m: &[bool],
-    _verdict: &mut Verdict,
+    mut support: Option<&mut [u32]>,
 ) -> Result<(), Violation> {
     let rules = &c.program.rules;
     let n = m.len() - 1;
@@ -27,7 +28,10 @@ pub(super) fn check_founded(
     // `None` = not in the reduct (a negative literal is false in `m`).
     let mut need: Vec<Option<i64>> = Vec::with_capacity(rules.len());
 
-    let fire = |r: usize, derived: &mut Vec<bool>, queue: &mut Vec<u32>| {
+    let fire = |r: usize,
+                derived: &mut Vec<bool>,
+                queue: &mut Vec<u32>,
+                support: &mut Option<&mut [u32]>| {
         let head = &rules[r].head;
         for &h in &head.atoms {
             let ok = match head.kind {
@@ -42,6 +46,9 @@ pub(super) fn check_founded(
             if ok && !derived[h as usize] {
                 derived[h as usize] = true;
                 queue.push(h);
+                if let Some(s) = support.as_deref_mut() {
+                    s[h as usize] = r as u32;
+                }
             }
         }
     };
@@ -67,7 +74,7 @@ pub(super) fn check_founded(
             (Body::Sum { .. }, None) => unreachable!("every sum body is normalised"),
         };
         if slot.is_some_and(|k| k <= 0) {
-            fire(r, &mut derived, &mut queue);
+            fire(r, &mut derived, &mut queue, &mut support);
         }
         need.push(slot);
     }
@@ -75,6 +82,9 @@ pub(super) fn check_founded(
         if (e == Ext::True || (e == Ext::Free && m[a])) && !derived[a] {
             derived[a] = true;
             queue.push(a as u32);
+            if let Some(s) = support.as_deref_mut() {
+                s[a] = EXTERNAL;
+            }
         }
     }
 
@@ -87,7 +97,7 @@ pub(super) fn check_founded(
                 let before = *k;
                 *k -= w;
                 if before > 0 && *k <= 0 {
-                    fire(r, &mut derived, &mut queue);
+                    fire(r, &mut derived, &mut queue, &mut support);
                 }
             }
         }

@@ -268,3 +268,66 @@ fn describe_rules() {
     assert_eq!(c.describe_rule(2), ":- a.");
     assert_eq!(c.describe_rule(3), "_3 :- 2 <= #sum{2:a; 1:not b}.");
 }
+
+#[test]
+fn the_incremental_check_rejects_a_wrong_model_after_right_ones() {
+    // {a}. {b}. c :- a. d :- c. d :- b. x :- x. #external t. [true]
+    let mut p = program(
+        vec![
+            choice(&[1], &[]),
+            choice(&[2], &[]),
+            normal(&[3], &[1]),
+            normal(&[4], &[3]),
+            normal(&[4], &[2]),
+            normal(&[5], &[5]),
+        ],
+        &["a", "b", "c", "d", "x", "t"],
+    );
+    p.external(External {
+        atom: 6,
+        value: ExternalValue::True,
+    });
+    let c = Checker::new(&p);
+    let mut inc = c.incremental();
+    let (a, b, cc, d, x, t) = (1, 2, 3, 4, 5, 6);
+    assert!(inc.check(&[t]).is_ok());
+    let right = [a, cc, d, t];
+    let wrong: [(&[u32], Violation); 5] = [
+        // c :- a is violated.
+        (&[a, d, t], c.violated(2)),
+        // c lost its support a.
+        (&[cc, d, t], Violation::Unfounded("c".into())),
+        // d's support was d :- c; c went with a, and b does not hold.
+        (&[d, t], Violation::Unfounded("d".into())),
+        // x only supports itself.
+        (&[a, cc, d, x, t], Violation::Unfounded("x".into())),
+        // The external t must hold.
+        (&[a, cc, d], Violation::ExternalTrue("t".into())),
+    ];
+    for (m, why) in wrong {
+        assert!(inc.check(&right).is_ok());
+        let before = inc.counts;
+        assert_eq!(inc.check(m), Err(why.clone()), "{m:?}");
+        assert_eq!(
+            inc.counts.incremental,
+            before.incremental + 1,
+            "{m:?}: incremental"
+        );
+        assert!(c.check(m).is_err(), "{m:?}: the whole check agrees");
+    }
+    // After a rejection the next check is a whole one. Then d changes its support from c to
+    // b, c goes (d stays, through b), and all go.
+    assert!(inc.check(&right).is_ok());
+    for m in [&[a, b, cc, d, t][..], &[b, d, t], &[t]] {
+        let before = inc.counts;
+        assert!(inc.check(m).is_ok(), "{m:?}");
+        assert_eq!(inc.counts.whole, before.whole, "{m:?}: incremental");
+    }
+    // Unsorted, with duplicates: the same verdicts.
+    assert!(inc.check(&[d, b, t, b]).is_ok());
+    assert_eq!(inc.check(&[d, t, d]), Err(Violation::Unfounded("d".into())));
+    assert_eq!(
+        inc.check(&[9]),
+        Err(Violation::OutOfRange { atom: 9, max: 6 })
+    );
+}

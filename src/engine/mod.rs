@@ -262,6 +262,16 @@ pub trait Engine {
     fn enumerate_by_backtracking(&mut self) -> bool {
         false
     }
+    /// Enumerate from the next model on one model per class of models that agree on `atoms`
+    /// (input atoms), by projective backtracking (clasp's projective enumeration,
+    /// `engine/cpu/enum_bt.rs`): no nogood per class, so memory and speed do not depend on
+    /// the classes found. The classes reported before must be blocked already (`add_nogood`);
+    /// the same conditions as [`Engine::enumerate_by_backtracking`]. False when the engine
+    /// does not (the caller goes on blocking each class).
+    fn enumerate_projected(&mut self, atoms: &[u32]) -> bool {
+        let _ = atoms;
+        false
+    }
     /// The value of `atom` at the engine's top level, if it has one there (`None`: open or
     /// not known), for the consequences' estimate.
     fn fixed(&self, atom: u32) -> Option<bool> {

@@ -566,6 +566,12 @@ impl Engine for Race {
             .as_mut()
             .is_some_and(|w| w.enumerate_by_backtracking())
     }
+
+    fn enumerate_projected(&mut self, atoms: &[u32]) -> bool {
+        self.winner
+            .as_mut()
+            .is_some_and(|w| w.enumerate_projected(atoms))
+    }
 }
 
 impl Drop for Race {

@@ -64,6 +64,7 @@ pub fn consequences<W: Write>(
     // In the brave (cautious) set so far; the cautious set starts as the first model.
     let mut cur = vec![false; entries.len()];
     let mut refine = true;
+    let mut incremental = checker.map(|c| c.incremental());
     found.outcome = loop {
         if max_models > 0 && found.models >= max_models {
             break Outcome::Enough;
@@ -77,7 +78,7 @@ pub fn consequences<W: Write>(
             Step::Stopped => break Outcome::TimeLimit,
             Step::Limit => break Outcome::SolveLimit,
         };
-        if let Some(Err(v)) = checker.map(|c| c.check(&model.atoms)) {
+        if let Some(Err(v)) = incremental.as_mut().map(|c| c.check(&model.atoms)) {
             return Err(Failure::new(
                 exit::INTERNAL,
                 format!(

@@ -5,7 +5,8 @@
 //! most as costly as the optimum (the engine forgets what the strict bound taught it);
 //! `enum` enumerates the models within the bound given, if any.
 //!
-//! Invariant: a model is printed only after the checker (when there is one) accepted it and,
+//! Invariant: a model is printed only after the checker (when there is one; incrementally, each
+//! model against the last one it accepted, `check::Incremental`) accepted it and,
 //! with an objective, the costs the engine reports for it equal the costs the checker computes
 //! from the program; a rejected model ends the loop with an internal-error [`Failure`] (exit
 //! 70) before anything of it is printed. `Step::Stopped` is told apart by the interrupt flag:
@@ -80,6 +81,8 @@ pub fn enumerate<W: Write>(
     let mut last_costs: Option<Vec<i64>> = None;
     let mut caveats_said = false;
     let mut by_backtracking = false;
+    // Consecutive models mostly differ in few atoms: each is checked at the cost of those.
+    let mut incremental = checker.map(|c| c.incremental());
     found.outcome = loop {
         // optN counts the optimal models only.
         let counted = match (kind, optimal) {
@@ -98,8 +101,8 @@ pub fn enumerate<W: Write>(
                     })?),
                     None => None,
                 };
-                if let Some(checker) = checker {
-                    let verdict = checker.check(&model.atoms).and_then(|v| match &costs {
+                if let (Some(checker), Some(incremental)) = (checker, incremental.as_mut()) {
+                    let verdict = incremental.check(&model.atoms).and_then(|v| match &costs {
                         Some(c) => checker.check_costs(&model.atoms, c).map(|()| v),
                         None => Ok(v),
                     });

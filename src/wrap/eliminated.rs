@@ -93,6 +93,15 @@ impl<E: Engine + ?Sized> Engine for Alias<E> {
         self.inner.enumerate_by_backtracking()
     }
 
+    /// Over the roots: an eliminated atom's class is its root's.
+    fn enumerate_projected(&mut self, atoms: &[u32]) -> bool {
+        let roots: Vec<u32> = atoms
+            .iter()
+            .map(|&a| self.aliases.lit(Lit::t(a)).var())
+            .collect();
+        self.inner.enumerate_projected(&roots)
+    }
+
     fn fixed(&self, atom: u32) -> Option<bool> {
         match self.aliases.of_atom(atom) {
             Some(r) => self

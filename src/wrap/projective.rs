@@ -5,8 +5,11 @@
 //! Invariant: no two models reported agree on every projection atom, and every class of the
 //! inner engine's models is reported once before `Exhausted`. After each model the inner
 //! engine gets the nogood of its projection (`Engine::add_nogood`), so the search skips the
-//! rest of the class; an engine that takes no nogoods (the GPU engine) enumerates every model
-//! and the repeats are dropped here.
+//! rest of the class, until the model loop asks for enumeration by backtracking: then the
+//! inner engine enumerates one model per class itself (`Engine::enumerate_projected`, the host
+//! engine's projective backtracking), nothing more is added and nothing is kept per class. An
+//! engine that takes no nogoods (the GPU engine) enumerates every model and the repeats are
+//! dropped here.
 
 use crate::engine::{Bound, Engine, EngineError, Limits, Stats, Step};
 use crate::lit::Lit;
@@ -20,6 +23,8 @@ pub struct Project<E: Engine + ?Sized> {
     /// The projections reported (true projection atoms, sorted).
     seen: HashSet<Vec<u32>>,
     learns: bool,
+    /// The inner engine enumerates one model per class (`Engine::enumerate_projected`).
+    by_backtracking: bool,
 }
 
 impl<E: Engine + ?Sized> Project<E> {
@@ -32,6 +37,7 @@ impl<E: Engine + ?Sized> Project<E> {
             atoms,
             seen: HashSet::new(),
             learns: true,
+            by_backtracking: false,
         }
     }
 }
@@ -43,6 +49,9 @@ impl<E: Engine + ?Sized> Engine for Project<E> {
             let Step::Model(model) = step else {
                 return Ok(step);
             };
+            if self.by_backtracking {
+                return Ok(Step::Model(model)); // one per class, by the engine's own search
+            }
             let holds = |a: &u32| model.atoms.binary_search(a).is_ok();
             let projection: Vec<u32> = self.atoms.iter().copied().filter(holds).collect();
             if !self.seen.insert(projection) {
@@ -78,6 +87,18 @@ impl<E: Engine + ?Sized> Engine for Project<E> {
 
     fn add_nogood(&mut self, lits: &[Lit]) -> bool {
         self.inner.add_nogood(lits)
+    }
+
+    /// The classes reported so far are blocked by their nogoods: the inner engine takes over
+    /// (it learned each of them, else it does not enumerate by backtracking).
+    fn enumerate_by_backtracking(&mut self) -> bool {
+        if !self.by_backtracking && self.learns {
+            self.by_backtracking = self.inner.enumerate_projected(&self.atoms);
+            if self.by_backtracking {
+                self.seen = HashSet::new();
+            }
+        }
+        self.by_backtracking
     }
 }
 
@@ -127,6 +148,18 @@ mod tests {
         assert_eq!(got.len(), 2, "{got:?}");
         assert_ne!(got[0].contains(&1), got[1].contains(&1));
         assert!(e.stats().models <= 3, "the nogood cuts the class short");
+
+        // Asked after the first model (as the model loop does), the engine takes over.
+        let cpu = CpuEngine::new(&g, &c, opts(Learning::Res, Heuristic::Activity, 1));
+        let mut e = Project::new(Box::new(cpu), vec![1]);
+        let Step::Model(first) = e.next_model(&Limits::none()).unwrap() else {
+            panic!("a model")
+        };
+        assert!(e.enumerate_by_backtracking());
+        let rest = all(&mut e);
+        assert_eq!(rest.len(), 1, "{rest:?}");
+        assert_ne!(first.atoms.contains(&1), rest[0].contains(&1));
+        assert_eq!(e.stats().models, 2, "one model a class");
 
         let models = vec![vec![2], vec![2, 3], vec![1, 2], vec![1, 2, 3]];
         let mut e = Project::new(Box::new(Scripted(models, Stats::default())), vec![1]);

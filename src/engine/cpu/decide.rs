@@ -272,6 +272,9 @@ impl CpuEngine {
     /// The next decision: the best applicable candidate, else complete-assignment's `F v` on
     /// the lowest unassigned variable (atoms come first), else `None` (the assignment is total).
     pub(super) fn decide(&mut self) -> Option<Lit> {
+        if let Some(l) = self.decide_projected() {
+            return Some(l); // projective enumeration decides its atoms first (`enum_bt`)
+        }
         if self.vars {
             // Every variable is ranked: the scan below only confirms the assignment is total.
             if let Some(l) = self.decide_var() {

@@ -52,9 +52,11 @@ impl Turns {
 }
 
 impl CpuEngine {
-    /// Switch between decisions on variables and on rules (at level 0).
+    /// Switch between decisions on variables and on rules (at a restart: level 0, or the
+    /// backtrack level when enumerating by backtracking, `enum_bt`; nothing here needs level 0).
     pub(super) fn switch_decisions(&mut self) {
-        debug_assert_eq!(self.a.level(), 0, "decisions switch at level 0");
+        let restart = if self.bt { self.bl } else { 0 };
+        debug_assert_eq!(self.a.level(), restart, "decisions switch at a restart");
         self.vars = !self.vars;
         self.parked.clear();
         self.scores.clear();

@@ -74,6 +74,7 @@ impl CpuEngine {
             // nothing would repeat forever. Leave it to the total-assignment check instead.
             debug_assert!(false, "an external body of an unfounded set is not false");
             self.src.done();
+            self.src.inexact();
             return Round::Fixpoint;
         }
         let set = self.src.set();

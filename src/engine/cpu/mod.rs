@@ -27,9 +27,14 @@
 //!   the atoms of an unfounded set are made false by loop nogoods (`Learned`, re-derivable).
 //! - **Answer sets** (`unfounded`): for a non-tight program a total assignment is reported only
 //!   when no true atom of a cyclic component is unfounded; otherwise loop nogoods (violated by
-//!   the assignment) are added and the search goes on as after a conflict.
+//!   the assignment) are added and the search goes on as after a conflict. Where the source
+//!   pointers are exact (no sum body inside a component, `Sources::exact`), the fixpoint of
+//!   propagation that the total assignment is has shown that already, and the total check is
+//!   skipped.
 //! - **Enumeration**: after a model, either its last decision is flipped (`enum_bt.rs`, plain
-//!   enumeration once `Engine::enumerate_by_backtracking` was asked) or a permanent blocking
+//!   enumeration once `Engine::enumerate_by_backtracking` was asked; with
+//!   `Engine::enumerate_projected`, the projection atoms are decided first and the deepest
+//!   decision on one is flipped, one model per projection) or a permanent blocking
 //!   nogood excludes exactly that model (over its atoms assigned above level 0, every atom's
 //!   literal under a bound), so models never repeat and enumeration ends with `Exhausted`.
 //! - **Solve limit** (`HostOptions::limit`): once the engine has had that many conflicts or
@@ -136,9 +141,13 @@ pub struct CpuEngine {
     bt: bool,
     bl: u32,
     flip_due: bool,
+    /// Projective enumeration by backtracking: its atoms, decided first (`enum_bt`).
+    proj: Option<enum_bt::Projection>,
     /// The literals the input's unit nogoods and the permanent unit nogoods added since fix at
     /// level 0 (`forget` assigns them again).
     units: Vec<Lit>,
+    /// `units[..units_fixed]` hold at level 0 (`enum_bt`; `forget` starts it again).
+    units_fixed: usize,
     /// The input has an empty nogood.
     input_unsat: bool,
     /// `--restarts`.
@@ -229,7 +238,9 @@ impl CpuEngine {
             bt: false,
             bl: 0,
             flip_due: false,
+            proj: None,
             units: Vec::new(),
+            units_fixed: 0,
             input_unsat: db.has_empty,
             rules,
             vars,
@@ -373,6 +384,9 @@ impl CpuEngine {
             }
             self.src.on_unassign(l); // re-queue an unsourced atom no longer false
             self.cursor = self.cursor.min(l.var());
+            if let Some(p) = self.proj.as_mut() {
+                p.unassigned(l.var());
+            }
         }
         self.a.trail.truncate(start);
         self.a.lim.truncate(lvl as usize);
@@ -400,6 +414,7 @@ impl CpuEngine {
     fn forget(&mut self) {
         debug_assert!(!self.bt, "a bound while enumerating by backtracking");
         self.unassign_from(0, 0, false);
+        self.units_fixed = 0;
         self.conflict = None;
         for i in 0..self.store.learned.len() {
             let r = self.store.learned[i];
@@ -481,6 +496,10 @@ impl Engine for CpuEngine {
 
     fn enumerate_by_backtracking(&mut self) -> bool {
         self.start_backtracking()
+    }
+
+    fn enumerate_projected(&mut self, atoms: &[u32]) -> bool {
+        self.start_projecting(atoms)
     }
 
     fn fixed(&self, atom: u32) -> Option<bool> {

@@ -1,6 +1,7 @@
 //! The host engine's search loop (the paper's Algorithm 1) and where it looks at its limits:
 //! conflict → analyse → backjump; else integrate a pending nogood; else restart?; else decide;
-//! else the assignment is total: check it for unfounded atoms and report it as a model.
+//! else the assignment is total: check it for unfounded atoms (unless the source pointers have
+//! shown there are none) and report it as a model.
 //!
 //! Invariant: the loop returns only at a fixpoint of propagation or right after a conflict's
 //! analysis (a model, `Exhausted`, `Stopped` at a look at the limits, `Limit` at the solve
@@ -107,7 +108,12 @@ impl CpuEngine {
                 }
                 continue;
             }
-            let loops = self.unfounded_check();
+            // With exact source pointers the fixpoint holds no unfounded set (`source`).
+            let loops = match self.src.exact() {
+                true => Vec::new(),
+                false => self.unfounded_check(),
+            };
+            debug_assert!(!self.src.exact() || self.unfounded_check().is_empty());
             if !loops.is_empty() {
                 self.stats.loop_nogoods += loops.len() as u64;
                 self.pending.extend(loops);

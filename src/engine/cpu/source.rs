@@ -65,6 +65,10 @@ impl WCsr {
 pub struct Sources {
     /// The program has a cyclic component.
     active: bool,
+    /// A sourced atom is founded: no body internal to a component is a sum (whose literals
+    /// sourcing does not read), and no fixpoint was left to the total-assignment check (the
+    /// guard in `loops`).
+    exact: bool,
     /// By atom: its component when cyclic, else `NONE`.
     scc: Vec<u32>,
     /// By body: the component of its internal atoms (`NONE`: it has none).
@@ -176,11 +180,14 @@ impl Sources {
                 slack[b] = (total - *lower as i128).clamp(-1, i64::MAX as i128) as i64;
             }
         }
+        let exact =
+            (0..nb).all(|b| body_scc[b] == NONE || matches!(g.bodies[b], BodyDef::Conj { .. }));
         let work: Vec<u32> = (1..n as u32).filter(|&p| scc[p as usize] != NONE).collect();
         let mut in_work = vec![false; n];
         work.iter().for_each(|&p| in_work[p as usize] = true);
         Sources {
             active: true,
+            exact,
             scc,
             body_scc,
             slack,
@@ -206,6 +213,21 @@ impl Sources {
     #[inline]
     pub fn active(&self) -> bool {
         self.active
+    }
+
+    /// At a fixpoint of unfounded-set propagation every true cyclic atom is founded: its source
+    /// body is true and the internal atoms of that body are sourced before it, so a total
+    /// assignment at such a fixpoint holds no unfounded set (`unfounded` need not check it).
+    /// False for a tight program (nothing is sourced), for sum bodies inside a component, and
+    /// once a fixpoint was left to the total-assignment check.
+    #[inline]
+    pub fn exact(&self) -> bool {
+        self.active && self.exact
+    }
+
+    /// A fixpoint was left to the total-assignment check (`loops`' guard).
+    pub fn inexact(&mut self) {
+        self.exact = false;
     }
 
     /// Hook: `l` was just unassigned by backtracking.

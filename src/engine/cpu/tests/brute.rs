@@ -289,3 +289,81 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         "only {total_models} answer sets in all"
     );
 }
+
+/// The atoms of `m` among `proj`.
+fn projection(m: &[u32], proj: &[u32]) -> Vec<u32> {
+    m.iter().copied().filter(|a| proj.contains(a)).collect()
+}
+
+#[test]
+fn projective_backtracking_reports_each_brute_force_projection_once() {
+    use crate::engine::{Limits, Step};
+    use crate::lit::Lit;
+    let mut classes = 0;
+    for seed in 0..1500u64 {
+        let p = random_program(seed);
+        let sets = answer_sets(&p);
+        // A different subset of the atoms each time (none and all of them among them).
+        let bits = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (seed >> 3);
+        let proj: Vec<u32> = match seed % 10 {
+            0 => Vec::new(),
+            1 => (1..=p.max_atom).collect(),
+            _ => (1..=p.max_atom)
+                .filter(|a| bits >> (a % 61) & 1 == 1)
+                .collect(),
+        };
+        let mut expected: Vec<Vec<u32>> = sets.iter().map(|m| projection(m, &proj)).collect();
+        expected.sort();
+        expected.dedup();
+        classes += expected.len();
+        for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) in CONFIGS
+        {
+            if learning != Learning::Res {
+                continue; // backtracking needs resolution learning
+            }
+            let o = HostOptions {
+                decide,
+                decide_turn: 1,
+                save_progress,
+                fwd_cut,
+                phase_switch,
+                restarts,
+                ..opts(learning, heuristic, seed)
+            };
+            // From the start, and after a first model whose class is blocked by its nogood
+            // (how `wrap::projective` switches).
+            for after_first in [false, true] {
+                let mut e = engine_for(&p, o);
+                let mut got = Vec::new();
+                if after_first {
+                    if let Step::Model(m) = e.next_model(&Limits::none()).unwrap() {
+                        let ng: Vec<Lit> = proj
+                            .iter()
+                            .map(|&a| Lit::new(a, m.atoms.contains(&a)))
+                            .collect();
+                        got.push(m.atoms);
+                        assert!(e.add_nogood(&ng));
+                    }
+                }
+                assert!(e.enumerate_projected(&proj));
+                got.extend(all_models(&mut e));
+                assert!(
+                    got.iter().all(|m| sets.contains(m)),
+                    "seed {seed}: not an answer set"
+                );
+                let mut got: Vec<Vec<u32>> = got.iter().map(|m| projection(m, &proj)).collect();
+                let n = got.len();
+                got.sort();
+                got.dedup();
+                let what = format!(
+                    "seed {seed}, after a first model {after_first}, projection {proj:?}, \
+                     {heuristic:?}/{decide:?}/{save_progress:?}/{fwd_cut:?}/{phase_switch:?}/{restarts:?}, program:\n{}",
+                    to_clingo(&p)
+                );
+                assert_eq!(got.len(), n, "{what}: a class twice");
+                assert_eq!(got, expected, "{what}");
+            }
+        }
+    }
+    assert!(classes >= 1000, "only {classes} classes in all");
+}
