@@ -31,6 +31,7 @@ mod tests;
 use lparse::{Atom, Body, ExternalValue, HeadKind, Lit, Program};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 /// Why a candidate is not an answer set.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -89,9 +90,11 @@ pub(crate) enum Ext {
     True,
 }
 
-/// A checker for one program, built once and reused for every model of a run.
-pub struct Checker<'p> {
-    pub(crate) program: &'p Program,
+/// A checker for one program, built once and reused for every model of a run. It holds the
+/// program it checks, so that it can be built on another thread than the one it checks on
+/// (`run/prepare.rs` builds it where the time limit holds).
+pub struct Checker {
+    pub(crate) program: Arc<Program>,
     /// Normalised sum bodies, by rule index (`None` for normal bodies).
     pub(crate) sums: Vec<Option<SumBody>>,
     /// Atom → (rule, weight) for each positive body occurrence (CSR over `0..=max_atom`).
@@ -106,8 +109,9 @@ pub struct Checker<'p> {
     names: Vec<Option<String>>,
 }
 
-impl<'p> Checker<'p> {
-    pub fn new(program: &'p Program) -> Self {
+impl Checker {
+    pub fn new(program: impl Into<Arc<Program>>) -> Self {
+        let program: Arc<Program> = program.into();
         let n = program.max_atom as usize;
         let mut sums = Vec::with_capacity(program.rules.len());
         let mut count = vec![0u32; n + 2];
@@ -183,6 +187,10 @@ impl<'p> Checker<'p> {
             }
         }
 
+        let disjunctive = program
+            .rules
+            .iter()
+            .any(|r| r.head.kind == HeadKind::Disjunctive && r.head.atoms.len() > 1);
         let mut checker = Checker {
             program,
             sums,
@@ -190,10 +198,7 @@ impl<'p> Checker<'p> {
             occ,
             ext,
             head_cycle_free: true,
-            disjunctive: program
-                .rules
-                .iter()
-                .any(|r| r.head.kind == HeadKind::Disjunctive && r.head.atoms.len() > 1),
+            disjunctive,
             names,
         };
         checker.head_cycle_free = fixpoint::head_cycle_free(&checker);
@@ -366,7 +371,7 @@ impl<'p> Checker<'p> {
 
 /// Convenience: build a checker and check one candidate.
 pub fn check(program: &Program, atoms: &[Atom]) -> Result<Verdict, Violation> {
-    Checker::new(program).check(atoms)
+    Checker::new(program.clone()).check(atoms)
 }
 
 pub(crate) fn holds(lit: Lit, m: &[bool]) -> bool {

@@ -199,7 +199,7 @@ pub fn run_to<W: Write>(
 
     let mut source = source;
     if config.opt_strategy == OptStrategy::Usc && config.opt_mode.kind != OptKind::Ignore {
-        let program = input::read(&source, &config.ground_args())?;
+        let program = Arc::new(input::read(&source, &config.ground_args())?);
         if !program.minimize.is_empty() {
             if let Some(code) = usc::run(config, &plan, &program, &mut printer, &interrupt, start)?
             {
@@ -210,7 +210,7 @@ pub fn run_to<W: Write>(
                  optimising by branch and bound (bb)"
             );
         }
-        source = input::Source::Read(Box::new(program), source.label());
+        source = input::Source::Read(Box::new(Arc::unwrap_or_clone(program)), source.label());
     }
 
     // The time limit counts from the start of the process, preparation included.
@@ -286,7 +286,7 @@ pub fn run_to<W: Write>(
         progress: progress.sink(),
     };
 
-    let checker = config.verify.then(|| Checker::new(&program));
+    let checker = config.verify.then(|| Checker::new(program.clone()));
     let shown = ShownTable::new(&program);
     phases.end("Checker");
     let reading = phases.took("Read");
