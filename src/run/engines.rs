@@ -14,8 +14,9 @@ use crate::config::{Config, EngineKind, OptKind};
 use crate::engine::gpu::engine::{Backend, ManyEngine};
 use crate::engine::{cpu::CpuEngine, gpu, Engine};
 use crate::nogoods::Completion;
+use crate::portfolio::gpu_join::GpuBuild;
 use crate::portfolio::optimize::{CoreGuided, OptRace};
-use crate::portfolio::race::{ExtraGpuBuild, GpuBuild, HostCompletion, Race};
+use crate::portfolio::race::{HostCompletion, Race};
 use crate::wrap::minimality_check::Minimal;
 use std::time::Instant;
 
@@ -155,12 +156,12 @@ pub(super) fn make_engine(
         Shape::WholeMachine => {
             // The host members start first and complete the program for themselves (native
             // sums); the device's translation is made on a thread beside them, and the GPU
-            // member is built from it when the race first runs.
+            // member is built from it there.
             let complete = HostCompletion::Make(prepare::completer(Some(host_opts().sums)));
             let mut race =
                 Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
             let device = prepare::device_completer(Some(plan.device_sums()));
-            let (build, extra) = (first_gpu(plan, make), extra_gpus(plan, make));
+            let (build, extra) = gpu_members(plan, make);
             race.add_gpu_later(ground, device, build, extra)
                 .map_err(engine_failure)?;
             Box::new(race)
@@ -172,7 +173,7 @@ pub(super) fn make_engine(
                 OptRace::start(ground.clone(), completion, hosts(), deadline, cores, share)
                     .map_err(engine_failure)?;
             let device = prepare::device_completer(Some(plan.device_sums()));
-            let (build, extra) = (first_gpu(plan, make), extra_gpus(plan, make));
+            let (build, extra) = gpu_members(plan, make);
             race.add_gpu_later(ground, device, build, extra)
                 .map_err(engine_failure)?;
             Box::new(race)
@@ -240,35 +241,29 @@ fn members_backend(plan: &plan::Plan) -> Backend {
     }
 }
 
-/// `auto`'s member on GPU 0: the engine `make` builds, on the caller's thread.
-fn first_gpu(plan: &plan::Plan, make: Make) -> GpuBuild {
-    let (device, backend) = (plan.device, members_backend(plan));
-    Box::new(move |ground, completion| {
-        let opts = device.expect("a plan for auto has the GPU engine's options");
-        make(ground, completion, opts, backend)
-            .map(|e| Box::new(e) as Box<dyn Engine>)
-            .map_err(|e| e.to_string())
-    })
-}
-
-/// `auto`'s members on GPU 1, 2, ... (`--gpus`): the engine `make` builds, each with a seed of
+/// `auto`'s members: GPU 0's, and those of GPU 1, 2, ... (`--gpus`), each the engine `make`
+/// builds (off the caller's thread: `portfolio/gpu_join.rs`), a further GPU's with a seed of
 /// its own (search i of GPU k seeds with (seed + k) · 1000003 + i, apart from every other
 /// GPU's).
-fn extra_gpus(plan: &plan::Plan, make: Make) -> Vec<ExtraGpuBuild> {
-    let Some(device) = plan.device else {
-        return Vec::new();
-    };
+fn gpu_members(plan: &plan::Plan, make: Make) -> (GpuBuild, Vec<GpuBuild>) {
+    let device = plan
+        .device
+        .expect("a plan for auto has the GPU engine's options");
     let backend = members_backend(plan);
-    (1..plan.gpus)
+    let member = move |opts| -> GpuBuild {
+        Box::new(move |ground: &_, completion: &_| {
+            make(ground, completion, opts, backend)
+                .map(|e| Box::new(e) as Box<dyn Engine + Send>)
+                .map_err(|e| e.to_string())
+        })
+    };
+    let extra = (1..plan.gpus)
         .map(|k| {
             let mut opts = device;
             opts.gpu = k;
             opts.seed = opts.seed.wrapping_add(u64::from(k));
-            Box::new(move |ground: &_, completion: &_| {
-                make(ground, completion, opts, backend)
-                    .map(|e| Box::new(e) as Box<dyn Engine + Send>)
-                    .map_err(|e| e.to_string())
-            }) as ExtraGpuBuild
+            member(opts)
         })
-        .collect()
+        .collect();
+    (member(device), extra)
 }
