@@ -6,7 +6,8 @@
 //!
 //! Invariant: every run's engine is one of [`Shape`]'s cases, chosen in [`shape`] alone (with
 //! the note that says why where the user asked for more), so what a run will do can be read
-//! off one value.
+//! off one value. The engine is built on the preparation's worker ([`builder`]), where the time
+//! limit holds.
 
 use super::{engine_code, engine_failure, exit, plan, prepare, threads, Failure};
 use crate::analyse::GroundProgram;
@@ -18,6 +19,8 @@ use crate::portfolio::gpu_join::GpuBuild;
 use crate::portfolio::optimize::{CoreGuided, OptRace};
 use crate::portfolio::race::{HostCompletion, Race};
 use crate::wrap::minimality_check::Minimal;
+use lparse::Program;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What searches a run: the members and how they race.
@@ -110,18 +113,40 @@ pub(super) fn shape(
     (shape, threads)
 }
 
-/// The engine of `shape` (see [`shape`]). `auto` reaches here only with a usable GPU (`run`
-/// checked); `gpu` without one is an error (exit 69). The race's members stop at the run's
-/// `deadline`.
-pub(super) fn make_engine(
+/// What the preparation's worker calls to build the run's engine: [`make_engine`] with the
+/// run's plan and options.
+pub(super) fn builder(
+    plan: &plan::Plan,
+    config: &Config,
+    deadline: Option<Instant>,
+) -> prepare::Build {
+    let (plan, config) = (plan.clone(), config.clone());
+    Box::new(move |ground, completion, program| {
+        make_engine(&plan, &config, ground, completion, program, deadline)
+    })
+}
+
+/// The engine of `shape` (see [`shape`]) for `program` (as read; `ground` as analysed). `auto`
+/// reaches here only with a usable GPU (`run` checked); `gpu` without one is an error (exit
+/// 69). The race's members stop at the run's `deadline`.
+fn make_engine(
     plan: &plan::Plan,
     config: &Config,
     ground: GroundProgram,
     completion: Option<Completion>,
-    optimising: bool,
+    program: &Arc<Program>,
     deadline: Option<Instant>,
-    cores: Option<CoreGuided>,
-) -> anyhow::Result<Box<dyn Engine>> {
+) -> anyhow::Result<Box<dyn Engine + Send>> {
+    let optimising = !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
+    // With `--opt-mode=opt` and no bound, a thread of the host race optimises by cores
+    // (`wrap/oll.rs`): clasp's portfolio has core-guided threads too.
+    let cores =
+        (optimising && config.one_optimum() && config.opt_mode.bound.is_empty()).then(|| {
+            CoreGuided {
+                program: program.clone(),
+                eq: config.eq > 0,
+            }
+        });
     let host_opts = || {
         plan.host
             .expect("a plan with the host engine has its options")
@@ -142,7 +167,7 @@ pub(super) fn make_engine(
     };
     // The optimisation race's threads share learned nogoods where one optimum is wanted.
     let share = config.one_optimum();
-    let engine: Box<dyn Engine> = match shape {
+    let engine: Box<dyn Engine + Send> = match shape {
         Shape::Host => Box::new(CpuEngine::new(&ground, &completion, host_opts())),
         Shape::HostRace => {
             let ready = HostCompletion::Ready(completion);
@@ -209,7 +234,7 @@ fn gpu_alone(
     completion: &Completion,
     make: Make,
     backend: Backend,
-) -> anyhow::Result<Box<dyn Engine>> {
+) -> anyhow::Result<Box<dyn Engine + Send>> {
     let opts = plan
         .device
         .expect("a plan with the GPU engine has its options");
@@ -222,7 +247,7 @@ fn gpu_alone(
         .and_then(|()| {
             make(ground, completion, opts, backend).map_err(|e| (engine_code(&e), e.to_string()))
         })
-        .map(|e| Box::new(e) as Box<dyn Engine>)
+        .map(|e| Box::new(e) as Box<dyn Engine + Send>)
         .map_err(|(code, why)| {
             Failure::new(
                 code,
