@@ -24,7 +24,7 @@
 //! threads of their own and search there as the host threads do (a member number after theirs,
 //! the same reports).
 
-use super::race::spawn;
+use super::race::{drop_beside, spawn};
 use crate::analyse::GroundProgram;
 use crate::engine::exchange::Exchange;
 use crate::engine::{
@@ -247,7 +247,7 @@ impl OptRace {
     fn finish(&mut self, by: u32) {
         self.proved_by = Some(by);
         let keep = self.best.as_ref().map(|&(_, t)| t);
-        let gpu = self.gpu_leave();
+        let gpu = self.gpu_leave(keep == Some(GPU));
         if keep == Some(GPU) {
             self.stop_all(None);
             self.solo = gpu;
@@ -268,7 +268,7 @@ impl OptRace {
     /// The limits passed: every thread stops, and those that do not hand their counters back
     /// within [`LINGER`] (a thread still building its engine) are not waited for.
     fn stop_at_limits(&mut self) {
-        self.gpu_leave();
+        self.gpu_leave(false);
         self.stop_waiting(None, LINGER);
     }
 
@@ -294,7 +294,10 @@ impl OptRace {
                     self.running -= 1;
                     match engine {
                         Some(e) if Some(i) == keep => kept = Some(e),
-                        Some(e) => self.done.add_counts(e.stats()),
+                        Some(e) => {
+                            self.done.add_counts(e.stats());
+                            drop_beside(e);
+                        }
                         None => {}
                     }
                 }
@@ -395,7 +398,7 @@ impl OptRace {
                     return Step::Exhausted;
                 }
                 Ok(Report::Limit) => {
-                    self.gpu_leave();
+                    self.gpu_leave(false);
                     self.stop_all(None);
                     return Step::Limit;
                 }
@@ -407,6 +410,7 @@ impl OptRace {
                     self.running -= 1;
                     if let Some(e) = engine {
                         self.done.add_counts(e.stats());
+                        drop_beside(e);
                     }
                     if self.running == 0 && self.gpu.is_none() && self.gpu_pending.is_none() {
                         return Step::Stopped;
@@ -468,7 +472,7 @@ impl Engine for OptRace {
             // More than the last bound admits before the optimum was proved: one member goes
             // on alone, the one that found the best model.
             let keep = self.best.as_ref().map(|&(_, i)| i);
-            let gpu = self.gpu_leave();
+            let gpu = self.gpu_leave(keep == Some(GPU));
             let solo = if keep == Some(GPU) {
                 self.stop_all(None);
                 self.solo_is_gpu = gpu.is_some();
@@ -494,7 +498,7 @@ impl Engine for OptRace {
                 eprintln!(
                     "*** Warn : (yasmin-rs): the GPU engine failed ({e}); the CPU engine goes on"
                 );
-                self.gpu_leave();
+                self.gpu_leave(false);
             }
         }
         Ok(())

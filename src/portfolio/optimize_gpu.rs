@@ -11,6 +11,7 @@ use crate::analyse::GroundProgram;
 use crate::engine::{EngineError, Limits, Step};
 use crate::nogoods::Completion;
 use crate::portfolio::gpu_join::{join_beside, GpuBuild, Joining};
+use crate::portfolio::race::drop_beside;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::Instant;
@@ -90,15 +91,22 @@ impl OptRace {
         }
     }
 
-    /// The GPU member leaves the race (its counters kept); its engine.
-    pub(super) fn gpu_leave(&mut self) -> Option<super::MemberEngine> {
+    /// The GPU member leaves the race (its counters kept); its engine with `keep` (it goes on
+    /// alone), else it is dropped beside (`race::drop_beside`).
+    pub(super) fn gpu_leave(&mut self, keep: bool) -> Option<super::MemberEngine> {
         let gpu = self.gpu.take();
         if let Some(g) = &gpu {
             self.gpu_stats = Some(g.stats().clone());
         }
         self.gpu_pending = None;
         self.tx = None;
-        gpu
+        match (gpu, keep) {
+            (Some(g), false) => {
+                drop_beside(g);
+                None
+            }
+            (gpu, _) => gpu,
+        }
     }
 
     /// Let the GPU member search for up to [`POLL`]; its answer, if it has one.
@@ -126,7 +134,7 @@ impl OptRace {
             }
             Ok(Step::Stopped) => None,
             Ok(Step::Limit) => {
-                self.gpu_leave();
+                self.gpu_leave(false);
                 self.stop_all(None);
                 Some(Step::Limit)
             }
@@ -134,7 +142,7 @@ impl OptRace {
                 eprintln!(
                     "*** Warn : (yasmin-rs): the GPU engine failed ({e}); the CPU engine goes on"
                 );
-                self.gpu_leave();
+                self.gpu_leave(false);
                 None
             }
         }

@@ -325,11 +325,21 @@ impl Race {
         while let Ok((_, engine, _)) = results.recv_timeout(linger - Instant::now().min(linger)) {
             if let Some(e) = engine {
                 self.others.add_counts(e.stats());
+                drop_beside(e);
             }
         }
         done.store(true, Ordering::Relaxed);
         let _ = relay.join();
         let on_device = gpu.as_ref().map(|g| g.stats().clone());
+        let gpu = match host.is_some() || extra.is_some() {
+            true => {
+                if let Some(g) = gpu {
+                    drop_beside(g);
+                }
+                None
+            }
+            false => gpu,
+        };
         let (winner, step, who): (Box<dyn Engine + Send>, _, _) = match (host, gpu, on_gpu) {
             (Some((i, mut engine, step)), _, _) => {
                 engine.stop_sharing();
@@ -390,6 +400,7 @@ impl Race {
                     }
                     if let Some(e) = engine {
                         self.others.add_counts(e.stats());
+                        drop_beside(e);
                     }
                     if ended == members {
                         return (None, false);
@@ -461,6 +472,16 @@ impl Race {
         }
         line
     }
+}
+
+/// Drop `what` (a member's engine the race no longer needs) on a thread of its own: freeing the
+/// engine of a large program (its arrays, the GPU's memory) takes tenths of a second, which the
+/// race's caller, about to print the answer or the summary, must not spend.
+pub(super) fn drop_beside<T: Send + 'static>(what: T) {
+    // A thread that cannot start drops it here, as before.
+    let _ = std::thread::Builder::new()
+        .name("drop".into())
+        .spawn(move || drop(what));
 }
 
 /// Spawn a member thread with as much stack as the main thread, where the host engine runs

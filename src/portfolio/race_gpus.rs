@@ -8,7 +8,7 @@
 //! message without a limit and for the others' at most [`GPU_STOP_WAIT`] — at most [`LINGER`]
 //! once the limits passed (a member still being built does not stop before its build ends).
 
-use super::{answers, claim, spawn, DeviceLink, Race, LINGER};
+use super::{answers, claim, drop_beside, spawn, DeviceLink, Race, LINGER};
 use crate::engine::{Engine, Limits, Step};
 use crate::portfolio::gpu_join::{DeviceProgram, GpuBuild};
 use std::sync::atomic::Ordering;
@@ -110,6 +110,7 @@ impl Race {
                 answer = Some((k, engine, step));
             } else {
                 self.others.add_counts(engine.stats());
+                drop_beside(engine);
             }
         }
         answer
