@@ -160,7 +160,7 @@ fn run_one(a: &Args, path: &str) -> Verdict {
     if let Some(m) = ground.minimality.clone() {
         engine = Box::new(Minimal::new(engine, m, ground.num_atoms, a.opts.as_host()));
     }
-    let checker = Checker::new(&program);
+    let checker = Checker::new(program.clone());
     let shown = ShownTable::new(&program);
     let limits = Limits {
         deadline: Some(Instant::now() + a.timeout),

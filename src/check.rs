@@ -32,6 +32,7 @@ mod tests;
 use lparse::{Atom, Body, ExternalValue, HeadKind, Lit, Program};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 pub use incremental::{Counts, Incremental};
 
@@ -95,9 +96,11 @@ pub(crate) enum Ext {
     True,
 }
 
-/// A checker for one program, built once and reused for every model of a run.
-pub struct Checker<'p> {
-    pub(crate) program: &'p Program,
+/// A checker for one program, built once and reused for every model of a run. It holds the
+/// program it checks, so that it can be built on another thread than the one it checks on
+/// (`run/prepare.rs` builds it where the time limit holds).
+pub struct Checker {
+    pub(crate) program: Arc<Program>,
     /// Normalised sum bodies, by rule index (`None` for normal bodies).
     pub(crate) sums: Vec<Option<SumBody>>,
     /// Atom → (rule, weight) for each positive body occurrence (CSR over `0..=max_atom`).
@@ -112,8 +115,9 @@ pub struct Checker<'p> {
     names: Vec<Option<String>>,
 }
 
-impl<'p> Checker<'p> {
-    pub fn new(program: &'p Program) -> Self {
+impl Checker {
+    pub fn new(program: impl Into<Arc<Program>>) -> Self {
+        let program: Arc<Program> = program.into();
         let n = program.max_atom as usize;
         let mut sums = Vec::with_capacity(program.rules.len());
         let mut count = vec![0u32; n + 2];
@@ -189,6 +193,10 @@ impl<'p> Checker<'p> {
             }
         }
 
+        let disjunctive = program
+            .rules
+            .iter()
+            .any(|r| r.head.kind == HeadKind::Disjunctive && r.head.atoms.len() > 1);
         let mut checker = Checker {
             program,
             sums,
@@ -196,10 +204,7 @@ impl<'p> Checker<'p> {
             occ,
             ext,
             head_cycle_free: true,
-            disjunctive: program
-                .rules
-                .iter()
-                .any(|r| r.head.kind == HeadKind::Disjunctive && r.head.atoms.len() > 1),
+            disjunctive,
             names,
         };
         checker.head_cycle_free = fixpoint::head_cycle_free(&checker);
@@ -243,7 +248,7 @@ impl<'p> Checker<'p> {
 
     /// A checker of a sequence of candidates, each at the cost of what changed since the last
     /// one it accepted ([`Incremental`]).
-    pub fn incremental(&self) -> Incremental<'_, 'p> {
+    pub fn incremental(&self) -> Incremental<'_> {
         Incremental::new(self)
     }
 
@@ -400,7 +405,7 @@ impl<'p> Checker<'p> {
 
 /// Convenience: build a checker and check one candidate.
 pub fn check(program: &Program, atoms: &[Atom]) -> Result<Verdict, Violation> {
-    Checker::new(program).check(atoms)
+    Checker::new(program.clone()).check(atoms)
 }
 
 pub(crate) fn holds(lit: Lit, m: &[bool]) -> bool {

@@ -7,10 +7,12 @@
 //! - the members share short learned nogoods through `engine::exchange` (beneath the
 //!   engines, which take part in it).
 //! - `optimize`: the host threads optimising together, bounded by the best cost any found.
+//! - `gpu_join`: how the GPU members join either race, made off the caller's thread.
 //!
 //! Invariant: all members search one program with one variable numbering (one completion for
 //! the host threads), so what one member proves holds for all.
 
+pub mod gpu_join;
 pub mod optimize;
 pub mod race;
 pub mod rows;

@@ -22,11 +22,9 @@ mod tests;
 mod threads;
 mod usc;
 
-use crate::check::Checker;
 use crate::config::{Config, EngineKind, EnumMode, OptKind, OptMode, OptStrategy, Pre, Projection};
 use crate::engine::{Engine, EngineError, Limits};
-use crate::output::{Format, Outcome, Printer, ShownTable, Summary};
-use crate::portfolio::optimize::CoreGuided;
+use crate::output::{Format, Outcome, Printer, Summary};
 use crate::wrap::{eliminated::Alias, projective::Project};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -199,7 +197,7 @@ pub fn run_to<W: Write>(
 
     let mut source = source;
     if config.opt_strategy == OptStrategy::Usc && config.opt_mode.kind != OptKind::Ignore {
-        let program = input::read(&source, &config.ground_args())?;
+        let program = Arc::new(input::read(&source, &config.ground_args())?);
         if !program.minimize.is_empty() {
             if let Some(code) = usc::run(config, &plan, &program, &mut printer, &interrupt, start)?
             {
@@ -210,7 +208,7 @@ pub fn run_to<W: Write>(
                  optimising by branch and bound (bb)"
             );
         }
-        source = input::Source::Read(Box::new(program), source.label());
+        source = input::Source::Read(Box::new(Arc::unwrap_or_clone(program)), source.label());
     }
 
     // The time limit counts from the start of the process, preparation included.
@@ -219,57 +217,31 @@ pub fn run_to<W: Write>(
         deadline,
         interrupt: interrupt.clone(),
     };
-    // The host engine's completion (native sums) only when it is certain to search; built on
-    // the worker when it searches alone (one thread).
+    // The host engine's completion (native sums) only when it is certain to search.
     let host_only = plan.host.filter(|_| plan.kind == EngineKind::Cpu);
-    let one_thread = threads::wanted(config, plan.kind, plan.gpus) == 1;
     // `auto` completes a decision problem later: the host threads their own way while the
     // device's completion is made beside them; a program with an objective here (the host
     // engine searches it).
-    let complete = plan.kind != EngineKind::Auto;
-    let prepared = match prepare::prepare(
-        source,
-        config.ground_args(),
-        config.eq > 0,
-        host_only,
-        plan.device_sums(),
-        complete,
-        config.opt_mode.kind != OptKind::Ignore,
-        one_thread,
-        &stop,
-        &mut phases,
-    )? {
+    let work = prepare::Work {
+        ground_args: config.ground_args(),
+        eq: config.eq > 0,
+        host: host_only,
+        device_sums: plan.device_sums(),
+        complete: plan.kind != EngineKind::Auto,
+        objective: config.opt_mode.kind != OptKind::Ignore,
+        verify: config.verify,
+        build: engines::builder(&plan, config, deadline),
+    };
+    let prepared = match prepare::prepare(source, work, &stop, &mut phases)? {
         Ok(p) => p,
         Err(outcome) => return stopped(config, &mut printer, outcome, start),
     };
-    // Shared with a core-guided race member (`wrap/oll.rs` grows copies of it).
-    let program = Arc::new(prepared.program);
+    let (program, checker, shown) = (prepared.program, prepared.checker, prepared.shown);
     let problem = prepared.problem;
-    let prepared_aliases = prepared.aliases;
-    let mut engine: Box<dyn Engine> = match (prepared.engine, prepared.analysed) {
-        (Some(engine), _) => engine,
-        (None, Some((ground, completion))) => {
-            let optimising =
-                !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
-            // With `--opt-mode=opt` and no bound, a thread of the host race optimises by cores
-            // (`wrap/oll.rs`): clasp's portfolio has core-guided threads too.
-            let cores = (optimising && config.one_optimum() && config.opt_mode.bound.is_empty())
-                .then(|| CoreGuided {
-                    program: program.clone(),
-                    eq: config.eq > 0,
-                    device: None,
-                });
-            let engine = engines::make_engine(
-                &plan, config, ground, completion, optimising, deadline, cores,
-            )?;
-            phases.end("Engine");
-            engine
-        }
-        (None, None) => unreachable!("the preparation returns an engine or what builds one"),
-    };
-    if !prepared_aliases.is_empty() {
+    let mut engine: Box<dyn Engine> = prepared.engine;
+    if !prepared.aliases.is_empty() {
         // Eliminated atoms (`analyse::alias`) take their roots' values in every model.
-        engine = Box::new(Alias::new(engine, prepared_aliases));
+        engine = Box::new(Alias::new(engine, prepared.aliases));
     }
     if let Some(mode) = config.projection() {
         let optimising = !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
@@ -287,9 +259,6 @@ pub fn run_to<W: Write>(
         progress: progress.sink(),
     };
 
-    let checker = config.verify.then(|| Checker::new(&program));
-    let shown = ShownTable::new(&program);
-    phases.end("Checker");
     let reading = phases.took("Read");
     printer
         .times(reading, phases.total() - reading)

@@ -51,7 +51,7 @@ fn checker_accepts_exactly_clingos_answer_sets() {
                 too_big += 1;
                 continue;
             }
-            let checker = Checker::new(&program);
+            let checker = Checker::new(program.clone());
             let shown = ShownTable::new(&program);
             let mut ours = Sets::new();
             let mut complete = true;

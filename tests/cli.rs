@@ -6,8 +6,8 @@
 
 mod common;
 
-use common::answer_sets;
 use common::bin::{clingo, example, gringo, yasmin, Run, BIN, ROOT};
+use common::{answer_sets, big_tight_aspif};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -424,35 +424,6 @@ fn help_documents_the_exit_codes() {
     ] {
         assert!(r.stdout.contains(code), "{code}");
     }
-}
-
-/// A large tight program in aspif: `n` atoms, the first 1000 free (a choice rule), every other
-/// atom defined by two rules over lower atoms (one positive, one negative literal), so it is
-/// tight and every rule has work in analysis and completion. A small xorshift keeps it the
-/// same on every run.
-fn big_tight_aspif(n: u32) -> Vec<u8> {
-    use std::fmt::Write as _;
-    let mut s = String::with_capacity(n as usize * 40);
-    s.push_str("asp 1 0 0\n1 1 1000");
-    for a in 1..=1000 {
-        write!(s, " {a}").unwrap();
-    }
-    s.push_str(" 0 0\n");
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut below = |h: u32| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        1 + (x % u64::from(h - 1)) as u32
-    };
-    for h in 1001..=n {
-        for _ in 0..2 {
-            let (p, q) = (below(h), below(h));
-            writeln!(s, "1 0 1 {h} 0 2 {p} -{q}").unwrap();
-        }
-    }
-    s.push_str("0\n");
-    s.into_bytes()
 }
 
 /// The time limit counts from the start and holds while a large program is still being read,

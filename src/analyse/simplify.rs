@@ -532,7 +532,7 @@ mod tests {
     /// Every answer set over atoms `1..=n`, by trying each candidate with the checker.
     fn answer_sets(n: u32, rules: &[InRule]) -> Vec<Vec<u32>> {
         let program = program_of(n, rules);
-        let checker = crate::check::Checker::new(&program);
+        let checker = crate::check::Checker::new(program);
         (0u32..1 << n)
             .map(|bits| {
                 (1..=n)

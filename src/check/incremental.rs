@@ -71,8 +71,8 @@ pub struct Counts {
 }
 
 /// A checker for a sequence of candidates of one program (see the module doc).
-pub struct Incremental<'c, 'p> {
-    c: &'c Checker<'p>,
+pub struct Incremental<'c> {
+    c: &'c Checker,
     /// Atom → the rules that mention it (head, body, either sign), each once.
     mentions: Index,
     /// Atom → the rules with it in the head.
@@ -102,8 +102,8 @@ pub struct Incremental<'c, 'p> {
     pub counts: Counts,
 }
 
-impl<'c, 'p> Incremental<'c, 'p> {
-    pub fn new(c: &'c Checker<'p>) -> Self {
+impl<'c> Incremental<'c> {
+    pub fn new(c: &'c Checker) -> Self {
         let n = c.program.max_atom as usize;
         let rules = &c.program.rules;
         let (mut mentions, mut heads) = (Vec::new(), Vec::new());

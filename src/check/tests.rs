@@ -31,7 +31,7 @@ fn program(rules: Vec<Rule>, names: &[&str]) -> Program {
 
 /// All subsets of atoms 1..=n that the checker accepts, each as a sorted list.
 fn accepted(p: &Program) -> Vec<Vec<u32>> {
-    let c = Checker::new(p);
+    let c = Checker::new(p.clone());
     let n = p.max_atom;
     let mut out = Vec::new();
     for bits in 0u32..(1 << n) {
@@ -191,7 +191,7 @@ fn head_cycle_free_disjunction_is_minimal() {
     // a; b.   Answer sets {a} and {b}; {a, b} is a model but not minimal.
     let p = program(vec![normal(&[1, 2], &[])], &["a", "b"]);
     assert_eq!(accepted(&p), vec![vec![1], vec![2]]);
-    assert!(Checker::new(&p).check(&[1]).unwrap().complete());
+    assert!(Checker::new(p.clone()).check(&[1]).unwrap().complete());
 }
 
 #[test]
@@ -262,7 +262,7 @@ fn describe_rules() {
         &["a", "b"],
     );
     p.note_atom(5);
-    let c = Checker::new(&p);
+    let c = Checker::new(p.clone());
     assert_eq!(c.describe_rule(0), "a; b :- _3, not _4.");
     assert_eq!(c.describe_rule(1), "{a}.");
     assert_eq!(c.describe_rule(2), ":- a.");

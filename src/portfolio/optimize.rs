@@ -15,15 +15,16 @@
 //! under the tighter bound, so the optimal models are enumerated once each.
 //!
 //! Under `--engine=auto` the GPU engine joins as one more member ([`OptRace::add_gpu_later`]):
-//! built on the caller's thread once the device's completion is made, it searches there in
-//! slices of [`POLL`] between looks at the threads' reports, under the caller's newest bound
-//! (every bound the caller sets reaches it at once, as it reaches the threads). The GPU engine
-//! reports only models within its bound, so each of its models beats the last one accepted;
-//! its proof that nothing beats its bound proves the optimum as a thread's does. The members of
-//! further GPUs (`--gpus`) are built from the same completion on threads of their own and
-//! search there as the host threads do (a member number after theirs, the same reports).
+//! built beside the threads (`gpu_join.rs`) from the device's completion, it searches on the
+//! caller's thread in slices of [`POLL`] between looks at the threads' reports, under the
+//! caller's newest bound (every bound the caller sets reaches it at once, as it reaches the
+//! threads). The GPU engine reports only models within its bound, so each of its models beats
+//! the last one accepted; its proof that nothing beats its bound proves the optimum as a
+//! thread's does. The members of further GPUs (`--gpus`) are built from the same completion on
+//! threads of their own and search there as the host threads do (a member number after theirs,
+//! the same reports).
 
-use super::race::spawn;
+use super::race::{drop_beside, spawn};
 use crate::analyse::GroundProgram;
 use crate::engine::exchange::Exchange;
 use crate::engine::{
@@ -41,6 +42,8 @@ const POLL: Duration = Duration::from_millis(20);
 
 /// How long the end of a race waits for its threads to hand their engines back.
 const STOP_WAIT: Duration = Duration::from_millis(200);
+/// How long the end of a race at the limits (time, Ctrl-C) waits for its threads' counters.
+const LINGER: Duration = Duration::from_millis(30);
 
 /// The GPU member's number in `best` and `proved_by`.
 const GPU: u32 = u32::MAX;
@@ -130,10 +133,10 @@ pub struct OptRace {
     /// The last model's costs, and the thread that found it.
     best: Option<(Vec<i64>, u32)>,
     /// After the race: one member's engine, alone (`solo_is_gpu`: the GPU member's).
-    solo: Option<Box<dyn Engine>>,
+    solo: Option<MemberEngine>,
     solo_is_gpu: bool,
     /// The GPU member while it races, on its way, and its counters once it left.
-    gpu: Option<Box<dyn Engine>>,
+    gpu: Option<MemberEngine>,
     gpu_pending: Option<GpuPending>,
     gpu_stats: Option<Stats>,
     /// The newest bound the caller set (for a GPU member built later).
@@ -244,13 +247,13 @@ impl OptRace {
     fn finish(&mut self, by: u32) {
         self.proved_by = Some(by);
         let keep = self.best.as_ref().map(|&(_, t)| t);
-        let gpu = self.gpu_leave();
+        let gpu = self.gpu_leave(keep == Some(GPU));
         if keep == Some(GPU) {
             self.stop_all(None);
             self.solo = gpu;
             self.solo_is_gpu = self.solo.is_some();
         } else {
-            self.solo = self.stop_all(keep).map(|e| e as Box<dyn Engine>);
+            self.solo = self.stop_all(keep);
         }
     }
 
@@ -259,9 +262,21 @@ impl OptRace {
     /// cannot be interrupted) are not waited for once `keep`'s engine is in: they end on their
     /// own, and their reports go nowhere.
     fn stop_all(&mut self, keep: Option<u32>) -> Option<MemberEngine> {
+        self.stop_waiting(keep, STOP_WAIT)
+    }
+
+    /// The limits passed: every thread stops, and those that do not hand their counters back
+    /// within [`LINGER`] (a thread still building its engine) are not waited for.
+    fn stop_at_limits(&mut self) {
+        self.gpu_leave(false);
+        self.stop_waiting(None, LINGER);
+    }
+
+    /// [`OptRace::stop_all`], waiting `wait` for the threads that do not answer.
+    fn stop_waiting(&mut self, keep: Option<u32>, wait: Duration) -> Option<MemberEngine> {
         self.ctl.stop_all();
         let mut kept = None;
-        let until = Instant::now() + STOP_WAIT;
+        let until = Instant::now() + wait;
         while self.running > 0 {
             let wait = until.saturating_duration_since(Instant::now());
             let report = match self.reports.recv_timeout(wait.max(POLL)) {
@@ -279,7 +294,10 @@ impl OptRace {
                     self.running -= 1;
                     match engine {
                         Some(e) if Some(i) == keep => kept = Some(e),
-                        Some(e) => self.done.add_counts(e.stats()),
+                        Some(e) => {
+                            self.done.add_counts(e.stats());
+                            drop_beside(e);
+                        }
                         None => {}
                     }
                 }
@@ -354,8 +372,7 @@ impl OptRace {
         }
         loop {
             if limits.reached() {
-                self.gpu_leave();
-                self.stop_all(None);
+                self.stop_at_limits();
                 return Step::Stopped;
             }
             self.poll_gpu();
@@ -381,7 +398,7 @@ impl OptRace {
                     return Step::Exhausted;
                 }
                 Ok(Report::Limit) => {
-                    self.gpu_leave();
+                    self.gpu_leave(false);
                     self.stop_all(None);
                     return Step::Limit;
                 }
@@ -393,6 +410,7 @@ impl OptRace {
                     self.running -= 1;
                     if let Some(e) = engine {
                         self.done.add_counts(e.stats());
+                        drop_beside(e);
                     }
                     if self.running == 0 && self.gpu.is_none() && self.gpu_pending.is_none() {
                         return Step::Stopped;
@@ -454,13 +472,13 @@ impl Engine for OptRace {
             // More than the last bound admits before the optimum was proved: one member goes
             // on alone, the one that found the best model.
             let keep = self.best.as_ref().map(|&(_, i)| i);
-            let gpu = self.gpu_leave();
-            let solo: Option<Box<dyn Engine>> = if keep == Some(GPU) {
+            let gpu = self.gpu_leave(keep == Some(GPU));
+            let solo = if keep == Some(GPU) {
                 self.stop_all(None);
                 self.solo_is_gpu = gpu.is_some();
                 gpu
             } else {
-                self.stop_all(keep).map(|e| e as Box<dyn Engine>)
+                self.stop_all(keep)
             };
             let mut solo = solo.ok_or_else(|| {
                 EngineError::Device("the member that found the optimum ended".into())
@@ -480,7 +498,7 @@ impl Engine for OptRace {
                 eprintln!(
                     "*** Warn : (yasmin-rs): the GPU engine failed ({e}); the CPU engine goes on"
                 );
-                self.gpu_leave();
+                self.gpu_leave(false);
             }
         }
         Ok(())

@@ -1,32 +1,32 @@
-//! The GPU engine as a member of the optimisation race (`optimize.rs`): its completion made
-//! beside the host threads, the member built on the caller's thread when it is ready, its time
-//! slices between the caller's looks at the threads' reports, and its leaving the race.
+//! The GPU engine as a member of the optimisation race (`optimize.rs`): its completion and its
+//! build beside the host threads (`gpu_join.rs`), its joining the race when it is ready, its
+//! time slices between the caller's looks at the threads' reports, and its leaving the race.
 //!
 //! Invariant: the GPU member searches only on the caller's thread, for at most one `POLL` a
-//! slice, under the newest bound, so the race's reports are never left waiting longer.
+//! slice, under the newest bound, so the race's reports are never left waiting longer; the
+//! caller never waits for its completion or its build.
 
 use super::{OptRace, GPU, POLL};
 use crate::analyse::GroundProgram;
-use crate::engine::{Engine, EngineError, Limits, Step};
+use crate::engine::{EngineError, Limits, Step};
 use crate::nogoods::Completion;
-use crate::portfolio::race::{complete_beside, ExtraGpuBuild, GpuBuild};
+use crate::portfolio::gpu_join::{join_beside, GpuBuild, Joining};
+use crate::portfolio::race::drop_beside;
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, TryRecvError};
-use std::sync::Arc;
 use std::time::Instant;
 
-/// The GPU member on its way: the device's completion, made on a thread of its own, and what
-/// builds the member from it.
+/// The GPU member on its way: the device's completion, then the member, from their thread.
 pub(super) struct GpuPending {
-    pub(super) completion: Receiver<(GroundProgram, Completion, ())>,
-    pub(super) build: GpuBuild,
-    /// The further GPUs' members, GPU 1 first.
-    pub(super) extra: Vec<ExtraGpuBuild>,
+    pub(super) joining: Receiver<Joining<()>>,
+    /// The further GPUs' members, GPU 1 first (started when the completion comes).
+    pub(super) extra: Vec<GpuBuild>,
 }
 
 impl OptRace {
     /// Add the GPU engine as a member once it is ready: `complete` makes the device's
-    /// completion of `ground` on a thread of its own while the threads search, and the race
-    /// builds the member with `build` (on the caller's thread) when it is done.
+    /// completion of `ground` and `build` the member from it, on a thread of their own while
+    /// the threads search; the member joins at the caller's first look after that.
     /// `extra`: the members of further GPUs, built from the same completion on threads of
     /// their own.
     pub fn add_gpu_later(
@@ -34,45 +34,49 @@ impl OptRace {
         ground: GroundProgram,
         complete: fn(&GroundProgram) -> Completion,
         build: GpuBuild,
-        extra: Vec<ExtraGpuBuild>,
+        extra: Vec<GpuBuild>,
     ) -> Result<(), EngineError> {
+        let ctl = self.ctl.clone();
+        let stopped = move || ctl.stop.load(Ordering::Relaxed);
         self.gpu_pending = Some(GpuPending {
-            completion: complete_beside(ground, complete, |_| ())?,
-            build,
+            joining: join_beside(ground, complete, |_| (), build, stopped)?,
             extra,
         });
         Ok(())
     }
 
-    /// Build the pending GPU member if its completion is ready, under the newest bound.
+    /// Take what the pending GPU member's thread sent: start the further GPUs' members when
+    /// the completion came; the member, under the newest bound, once it is built.
     pub(super) fn poll_gpu(&mut self) {
-        // Not while the kernel still compiles beside the preparation: the build would wait.
-        if crate::engine::gpu::cache::warming() {
-            return;
-        }
-        let Some(pending) = self.gpu_pending.take() else {
+        let Some(mut pending) = self.gpu_pending.take() else {
             return;
         };
-        let (ground, completion, ()) = match pending.completion.try_recv() {
-            Ok(done) => done,
-            Err(TryRecvError::Empty) => {
-                self.gpu_pending = Some(pending);
-                return;
-            }
-            Err(TryRecvError::Disconnected) => {
-                eprintln!("*** Warn : (yasmin-rs): the device's completion failed; the CPU engine goes on");
-                self.tx = None;
-                return;
+        let built = loop {
+            match pending.joining.try_recv() {
+                Ok(Joining::Completed(program, ())) => {
+                    let extra = std::mem::take(&mut pending.extra);
+                    if !extra.is_empty() {
+                        self.start_extra(extra, &program);
+                    }
+                    // No member joins later: the reports end when the members have.
+                    self.tx = None;
+                }
+                Ok(Joining::Built(built)) => break built,
+                Err(TryRecvError::Empty) => {
+                    self.gpu_pending = Some(pending);
+                    return;
+                }
+                Err(TryRecvError::Disconnected) => {
+                    eprintln!(
+                        "*** Warn : (yasmin-rs): the GPU engine's preparation failed; the CPU \
+                         engine goes on"
+                    );
+                    self.tx = None;
+                    return;
+                }
             }
         };
-        let program = Arc::new((ground, completion));
-        if !pending.extra.is_empty() {
-            self.start_extra(pending.extra, &program);
-        }
-        // No member joins later: the reports end when the members have.
-        self.tx = None;
-        let (ground, completion) = (&program.0, &program.1);
-        let built = (pending.build)(ground, completion).and_then(|mut gpu| {
+        let built = built.and_then(|mut gpu| {
             match &self.bound {
                 Some(b) => gpu.set_bound(b).map_err(|e| e.to_string()),
                 None => Ok(()),
@@ -87,15 +91,22 @@ impl OptRace {
         }
     }
 
-    /// The GPU member leaves the race (its counters kept); its engine.
-    pub(super) fn gpu_leave(&mut self) -> Option<Box<dyn Engine>> {
+    /// The GPU member leaves the race (its counters kept); its engine with `keep` (it goes on
+    /// alone), else it is dropped beside (`race::drop_beside`).
+    pub(super) fn gpu_leave(&mut self, keep: bool) -> Option<super::MemberEngine> {
         let gpu = self.gpu.take();
         if let Some(g) = &gpu {
             self.gpu_stats = Some(g.stats().clone());
         }
         self.gpu_pending = None;
         self.tx = None;
-        gpu
+        match (gpu, keep) {
+            (Some(g), false) => {
+                drop_beside(g);
+                None
+            }
+            (gpu, _) => gpu,
+        }
     }
 
     /// Let the GPU member search for up to [`POLL`]; its answer, if it has one.
@@ -123,7 +134,7 @@ impl OptRace {
             }
             Ok(Step::Stopped) => None,
             Ok(Step::Limit) => {
-                self.gpu_leave();
+                self.gpu_leave(false);
                 self.stop_all(None);
                 Some(Step::Limit)
             }
@@ -131,7 +142,7 @@ impl OptRace {
                 eprintln!(
                     "*** Warn : (yasmin-rs): the GPU engine failed ({e}); the CPU engine goes on"
                 );
-                self.gpu_leave();
+                self.gpu_leave(false);
                 None
             }
         }

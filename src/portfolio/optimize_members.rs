@@ -13,7 +13,8 @@ use crate::engine::cpu::CpuEngine;
 use crate::engine::exchange::Port;
 use crate::engine::{Bound, HostOptions, Step};
 use crate::nogoods::Completion;
-use crate::portfolio::race::{spawn, ExtraGpuBuild};
+use crate::portfolio::gpu_join::{DeviceProgram, GpuBuild};
+use crate::portfolio::race::spawn;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
@@ -21,11 +22,7 @@ use std::time::Instant;
 
 impl OptRace {
     /// Start the further GPUs' members on `program`, each a member of its own number.
-    pub(super) fn start_extra(
-        &mut self,
-        extra: Vec<ExtraGpuBuild>,
-        program: &Arc<(GroundProgram, Completion)>,
-    ) {
+    pub(super) fn start_extra(&mut self, extra: Vec<GpuBuild>, program: &DeviceProgram) {
         for (k, build) in (1u32..).zip(extra) {
             let i = self.ctl.join();
             let Some(tx) = self.tx.clone() else { return };

@@ -6,7 +6,7 @@ use crate::engine::cpu::tests::{opts, prog};
 use crate::engine::cpu::CpuEngine;
 use crate::engine::gpu::engine::{Backend, ManyEngine};
 use crate::engine::{DeviceOptions, Heuristic, Learning};
-use crate::portfolio::race::{ExtraGpuBuild, GpuBuild};
+use crate::portfolio::gpu_join::GpuBuild;
 use lparse::{Minimize, ProgramBuilder, Rule, WLit};
 
 /// `{a1..a7}.`, `:- not a1, not a2.`, `:- a3, a4.`; minimise (priority 1) 3·a1 + 2·a2 +
@@ -55,13 +55,13 @@ fn device_opts(searches: u32, seed: u64) -> DeviceOptions {
 fn emulated(searches: u32) -> GpuBuild {
     Box::new(move |g, c| {
         ManyEngine::optimising(g, c, device_opts(searches, 1), Backend::Emulated)
-            .map(|e| Box::new(e) as Box<dyn Engine>)
+            .map(|e| Box::new(e) as Box<dyn Engine + Send>)
             .map_err(|e| e.to_string())
     })
 }
 
 /// The members of `n` further (emulated) GPUs.
-fn further(n: u32, searches: u32) -> Vec<ExtraGpuBuild> {
+fn further(n: u32, searches: u32) -> Vec<GpuBuild> {
     (1..=n)
         .map(|k| {
             Box::new(move |g: &GroundProgram, c: &Completion| {
@@ -69,7 +69,7 @@ fn further(n: u32, searches: u32) -> Vec<ExtraGpuBuild> {
                 ManyEngine::optimising(g, c, opts, Backend::Emulated)
                     .map(|e| Box::new(e) as Box<dyn Engine + Send>)
                     .map_err(|e| e.to_string())
-            }) as ExtraGpuBuild
+            }) as GpuBuild
         })
         .collect()
 }
@@ -318,4 +318,37 @@ fn random_optimisation(seed: u64) -> (GroundProgram, Completion) {
     let g = crate::analyse::analyse(&p).unwrap();
     let c = crate::nogoods::complete(&g);
     (g, c)
+}
+
+#[test]
+fn a_slow_gpu_build_never_holds_the_race() {
+    // Regression: the member was built on the caller's thread once its completion was made,
+    // so the threads' models and proof waited for the build (seconds, on a program of
+    // millions of rules, past the time limit).
+    let g = program();
+    let c = crate::nogoods::complete(&g);
+    let mut race = OptRace::start(g.clone(), c, host(1), None, None, false).unwrap();
+    let build: GpuBuild = Box::new(|_, _| {
+        std::thread::sleep(Duration::from_secs(20));
+        Err("built too late".into())
+    });
+    race.add_gpu_later(g, crate::nogoods::complete, build, Vec::new())
+        .unwrap();
+    let t = Instant::now();
+    let limits = Limits::none();
+    loop {
+        match race.next_model(&limits).unwrap() {
+            Step::Model(_) => {
+                let costs = race.costs().unwrap();
+                let bound = Bound {
+                    costs: costs.into_iter().map(Some).collect(),
+                    strict: true,
+                };
+                race.set_bound(&bound).unwrap();
+            }
+            Step::Exhausted => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
 }

@@ -9,6 +9,10 @@
 //! host pulls the device's shared nogoods into the ring and pushes the ring's into the device,
 //! once the host threads' completion is known to be the device's (`exchange::variable_space`).
 //!
+//! The GPU member is built off the calling thread (`gpu_join.rs`), so the race can end at the
+//! time limit while it is still being built: the host threads' answer (or none) is then the
+//! race's.
+//!
 //! On a machine with several GPUs (`--gpus`), GPU 0's member searches on the calling thread and
 //! each further GPU's member on a thread of its own, built from the same device completion
 //! (each with its own seed) and sharing through the same exchange; whichever member claims
@@ -19,6 +23,7 @@
 //! heard; after the first answer the race is that member alone, so later calls continue its
 //! search (its blocking nogoods in place, its sharing ended) and models stay pairwise distinct.
 
+use super::gpu_join::{join_beside, GpuBuild, Joining};
 use crate::analyse::GroundProgram;
 use crate::engine::cpu::CpuEngine;
 use crate::engine::exchange::{variable_space, DeviceLink, Exchange};
@@ -48,10 +53,6 @@ const LINGER: Duration = Duration::from_millis(30);
 /// was built), its step.
 type HostResult = (u32, Option<CpuEngine>, Step);
 
-/// Builds the GPU member from the program and the device's completion (on the calling thread,
-/// where the GPU member then searches); `Err` says why it cannot run.
-pub type GpuBuild = Box<dyn FnOnce(&GroundProgram, &Completion) -> Result<Box<dyn Engine>, String>>;
-
 /// Who answered: host member `i`, or the member of GPU `k`.
 #[derive(Clone, Copy)]
 enum Who {
@@ -59,14 +60,14 @@ enum Who {
     Gpu(u32),
 }
 
-/// The GPU member on its way: the device's completion, made on a thread of its own, and what
-/// builds the member from it.
+/// The GPU member on its way: the device's completion (with its `variable_space`), then the
+/// member, from their thread (`gpu_join.rs`).
 struct GpuPending {
-    /// The program, the device's completion and its `variable_space`.
-    completion: Receiver<(GroundProgram, Completion, u64)>,
-    build: GpuBuild,
-    /// The further GPUs' members, GPU 1 first.
-    extra: Vec<ExtraGpuBuild>,
+    joining: Receiver<Joining<u64>>,
+    /// The further GPUs' members, GPU 1 first (started when the completion comes).
+    extra: Vec<GpuBuild>,
+    /// The device's completion's `variable_space`, once it came.
+    space: Option<u64>,
 }
 
 /// The completion the host members search: made already, or to make on their thread.
@@ -76,7 +77,7 @@ pub enum HostCompletion {
 }
 
 pub struct Race {
-    gpu: Option<Box<dyn Engine>>,
+    gpu: Option<Box<dyn Engine + Send>>,
     gpu_pending: Option<GpuPending>,
     /// The further GPUs' members that started (on threads of their own), and their results.
     extra_started: usize,
@@ -98,7 +99,7 @@ pub struct Race {
     stop: Arc<AtomicBool>,
     claimed: Arc<AtomicU32>,
     /// After the race: the member that answered first, and where it publishes its counters.
-    winner: Option<Box<dyn Engine>>,
+    winner: Option<Box<dyn Engine + Send>>,
     winner_sink: Option<Arc<ProgressSink>>,
     /// The members' progress counters: the race's sink (hung under the run's when the race
     /// runs), one member sink for each host member and one for the GPU member.
@@ -195,73 +196,73 @@ impl Race {
         })
     }
 
-    pub fn add_gpu(&mut self, gpu: Box<dyn Engine>) {
+    pub fn add_gpu(&mut self, gpu: Box<dyn Engine + Send>) {
         self.stats = gpu.stats().clone();
         self.gpu = Some(gpu);
     }
 
     /// Add a GPU member once it is ready: `complete` makes the device's completion of `ground`
-    /// on a thread of its own while the host members search, and the race's first call builds
-    /// the member with `build` when it is done — unless a host member answered first, or the
-    /// limits passed (the member is then never built). `extra`: the members of further GPUs,
-    /// built from the same completion on threads of their own.
+    /// and `build` the member from it, on a thread of their own while the host members search
+    /// (`gpu_join.rs`); the race's first call waits for the member — unless a host member
+    /// answers first, or the limits pass: the race then goes on without it, and never waits
+    /// for it again. `extra`: the members of further GPUs, built from the same completion on
+    /// threads of their own.
     pub fn add_gpu_later(
         &mut self,
         ground: GroundProgram,
         complete: fn(&GroundProgram) -> Completion,
         build: GpuBuild,
-        extra: Vec<ExtraGpuBuild>,
+        extra: Vec<GpuBuild>,
     ) -> Result<(), EngineError> {
+        let stop = self.stop.clone();
+        let stopped = move || stop.load(Ordering::Relaxed);
         self.gpu_pending = Some(GpuPending {
-            completion: complete_beside(ground, complete, variable_space)?,
-            build,
+            joining: join_beside(ground, complete, variable_space, build, stopped)?,
             extra,
+            space: None,
         });
         Ok(())
     }
 
-    /// Wait for the pending GPU member's completion (while no host member has answered and
-    /// the limits hold), then build it here.
+    /// Wait for the pending GPU member (while no host member has answered and the limits
+    /// hold), starting the further GPUs' members when its completion comes.
     fn await_gpu(&mut self, limits: &Limits) {
-        let Some(pending) = self.gpu_pending.take() else {
+        let Some(mut pending) = self.gpu_pending.take() else {
             return;
         };
         loop {
             if self.claimed.load(Ordering::Acquire) != NOBODY || limits.reached() {
                 return;
             }
-            // The kernel compiled beside the preparation (`gpu::device::warm_kernel`) is waited
-            // for here too, where an answer or the limits still end the wait.
-            if crate::engine::gpu::cache::warming() {
-                std::thread::sleep(POLL);
-                continue;
-            }
-            match pending.completion.recv_timeout(POLL) {
-                Ok((ground, completion, space)) => {
-                    let program = Arc::new((ground, completion));
-                    if !pending.extra.is_empty() {
-                        self.start_extra(pending.extra, &program, space, limits.deadline);
+            match pending.joining.recv_timeout(POLL) {
+                Ok(Joining::Completed(program, space)) => {
+                    pending.space = Some(space);
+                    let extra = std::mem::take(&mut pending.extra);
+                    if !extra.is_empty() {
+                        self.start_extra(extra, &program, space, limits.deadline);
                     }
-                    let (ground, completion) = (&program.0, &program.1);
-                    match (pending.build)(ground, completion) {
-                        Ok(mut gpu) => {
-                            let port = self.exchange.port(self.rows.len() as u32);
-                            let (host, stop) = (self.host_space.clone(), self.stop.clone());
-                            let link = DeviceLink::new(port, host, space, stop);
-                            self.gpu_space = gpu.share_with_host(link).then_some(space);
-                            self.add_gpu(gpu)
-                        }
-                        Err(why) => {
-                            eprintln!(
-                                "*** Info : (yasmin-rs): the GPU engine does not take part: {why}"
-                            )
-                        }
-                    }
+                }
+                Ok(Joining::Built(Ok(mut gpu))) => {
+                    let space = pending
+                        .space
+                        .expect("the completion comes before the member");
+                    let port = self.exchange.port(self.rows.len() as u32);
+                    let (host, stop) = (self.host_space.clone(), self.stop.clone());
+                    let link = DeviceLink::new(port, host, space, stop);
+                    self.gpu_space = gpu.share_with_host(link).then_some(space);
+                    self.add_gpu(gpu);
+                    return;
+                }
+                Ok(Joining::Built(Err(why))) => {
+                    eprintln!("*** Info : (yasmin-rs): the GPU engine does not take part: {why}");
                     return;
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    eprintln!("*** Warn : (yasmin-rs): the device's completion failed; the CPU engine goes on");
+                    eprintln!(
+                        "*** Warn : (yasmin-rs): the GPU engine's preparation failed; the CPU \
+                         engine goes on"
+                    );
                     return;
                 }
             }
@@ -318,25 +319,39 @@ impl Race {
             self.host_answer(&results, limits)
         };
         // A further GPU's answer (it claimed), and the other GPUs' counters once they stopped.
-        let extra = self.extra_answer();
+        let extra = self.extra_answer(limits);
         // The others' counters, from those that stopped by now (most stop within a few ms).
         let linger = Instant::now() + LINGER;
         while let Ok((_, engine, _)) = results.recv_timeout(linger - Instant::now().min(linger)) {
             if let Some(e) = engine {
                 self.others.add_counts(e.stats());
+                drop_beside(e);
             }
         }
         done.store(true, Ordering::Relaxed);
         let _ = relay.join();
         let on_device = gpu.as_ref().map(|g| g.stats().clone());
-        let (winner, step, who): (Box<dyn Engine>, _, _) = match (host, gpu, on_gpu) {
+        let gpu = match host.is_some() || extra.is_some() {
+            true => {
+                if let Some(g) = gpu {
+                    drop_beside(g);
+                }
+                None
+            }
+            false => gpu,
+        };
+        let (winner, step, who): (Box<dyn Engine + Send>, _, _) = match (host, gpu, on_gpu) {
             (Some((i, mut engine, step)), _, _) => {
                 engine.stop_sharing();
-                (Box::new(engine) as Box<dyn Engine>, Ok(step), Who::Host(i))
+                (
+                    Box::new(engine) as Box<dyn Engine + Send>,
+                    Ok(step),
+                    Who::Host(i),
+                )
             }
             (None, _, _) if extra.is_some() => {
                 let (k, engine, step) = extra.expect("a further GPU answered");
-                (engine as Box<dyn Engine>, Ok(step), Who::Gpu(k))
+                (engine, Ok(step), Who::Gpu(k))
             }
             (None, Some(g), Some(Ok(step))) => (g, Ok(step), Who::Gpu(0)),
             // A host thread panicked and nobody else answered.
@@ -385,6 +400,7 @@ impl Race {
                     }
                     if let Some(e) = engine {
                         self.others.add_counts(e.stats());
+                        drop_beside(e);
                     }
                     if ended == members {
                         return (None, false);
@@ -458,24 +474,18 @@ impl Race {
     }
 }
 
-/// Spawn a member thread with as much stack as the main thread, where the host engine runs
-/// otherwise.
-/// Make `complete(&ground)` on a thread of its own (the device's completion, made while the
-/// host threads search); the receiver gets the program, the completion and `then` of it.
-pub(super) fn complete_beside<T: Send + 'static>(
-    ground: GroundProgram,
-    complete: fn(&GroundProgram) -> Completion,
-    then: fn(&Completion) -> T,
-) -> Result<Receiver<(GroundProgram, Completion, T)>, EngineError> {
-    let (tx, rx) = mpsc::channel();
-    spawn("device-complete", move || {
-        let completion = complete(&ground);
-        let extra = then(&completion);
-        let _ = tx.send((ground, completion, extra));
-    })?;
-    Ok(rx)
+/// Drop `what` (a member's engine the race no longer needs) on a thread of its own: freeing the
+/// engine of a large program (its arrays, the GPU's memory) takes tenths of a second, which the
+/// race's caller, about to print the answer or the summary, must not spend.
+pub(super) fn drop_beside<T: Send + 'static>(what: T) {
+    // A thread that cannot start drops it here, as before.
+    let _ = std::thread::Builder::new()
+        .name("drop".into())
+        .spawn(move || drop(what));
 }
 
+/// Spawn a member thread with as much stack as the main thread, where the host engine runs
+/// otherwise.
 pub(super) fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(), EngineError> {
     std::thread::Builder::new()
         .name(name.into())
@@ -583,7 +593,6 @@ impl Drop for Race {
 
 #[path = "race_gpus.rs"]
 mod gpus;
-pub use gpus::ExtraGpuBuild;
 use gpus::GpuEnded;
 
 #[cfg(test)]

@@ -5,14 +5,14 @@
 //!
 //! Invariant: every thread started sends exactly one message when it ends (its engine, or none
 //! when the build failed), after its claim if it claimed, so the race waits for the claimer's
-//! message without a limit and for the others' at most [`GPU_STOP_WAIT`].
+//! message without a limit and for the others' at most [`GPU_STOP_WAIT`] — at most [`LINGER`]
+//! once the limits passed (a member still being built does not stop before its build ends).
 
-use super::{answers, claim, spawn, DeviceLink, Race};
-use crate::analyse::GroundProgram;
+use super::{answers, claim, drop_beside, spawn, DeviceLink, Race, LINGER};
 use crate::engine::{Engine, Limits, Step};
-use crate::nogoods::Completion;
+use crate::portfolio::gpu_join::{DeviceProgram, GpuBuild};
 use std::sync::atomic::Ordering;
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The claim of GPU k's member is `EXTRA_GPU + k`.
@@ -20,11 +20,6 @@ const EXTRA_GPU: u32 = 1 << 20;
 /// How long the end of the race waits for the other GPUs' members to stop (a time slice of the
 /// GPU engine is at most 100 ms), so that no GPU is still busy when the run ends.
 const GPU_STOP_WAIT: Duration = Duration::from_millis(500);
-
-/// Builds the member of a further GPU (GPU 1, 2, ...) on a thread of its own, where it then
-/// searches.
-pub type ExtraGpuBuild =
-    Box<dyn FnOnce(&GroundProgram, &Completion) -> Result<Box<dyn Engine + Send>, String> + Send>;
 
 /// What a further GPU's member ends with: its GPU, its engine, its step.
 pub(super) type GpuResult = (u32, Box<dyn Engine + Send>, Step);
@@ -38,8 +33,8 @@ impl Race {
     /// space `space`), each on a thread of its own, searching until the race's stop.
     pub(super) fn start_extra(
         &mut self,
-        extra: Vec<ExtraGpuBuild>,
-        program: &Arc<(GroundProgram, Completion)>,
+        extra: Vec<GpuBuild>,
+        program: &DeviceProgram,
         space: u64,
         deadline: Option<Instant>,
     ) {
@@ -88,11 +83,16 @@ impl Race {
     }
 
     /// The further GPU member that claimed the answer, if one did (its result is waited for);
-    /// the others' counters, from those that stop within [`GPU_STOP_WAIT`].
-    pub(super) fn extra_answer(&mut self) -> Option<GpuResult> {
+    /// the others' counters, from those that stop within [`GPU_STOP_WAIT`] (within [`LINGER`]
+    /// once `limits` passed).
+    pub(super) fn extra_answer(&mut self, limits: &Limits) -> Option<GpuResult> {
         let results = self.extra_results.take()?;
         let want = self.claimed.load(Ordering::Acquire).checked_sub(EXTRA_GPU);
-        let until = Instant::now() + GPU_STOP_WAIT;
+        let wait = match limits.reached() {
+            true => LINGER,
+            false => GPU_STOP_WAIT,
+        };
+        let until = Instant::now() + wait;
         let (mut answer, mut heard) = (None, 0);
         while heard < self.extra_started {
             let wait = until.saturating_duration_since(Instant::now());
@@ -110,6 +110,7 @@ impl Race {
                 answer = Some((k, engine, step));
             } else {
                 self.others.add_counts(engine.stats());
+                drop_beside(engine);
             }
         }
         answer

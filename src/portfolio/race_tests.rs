@@ -113,7 +113,7 @@ fn a_later_gpu_member_is_built_when_its_completion_is_ready() {
             gpu_searches: 3,
             ..Stats::default()
         };
-        Ok(Box::new(Fake { answer, stats }) as Box<dyn Engine>)
+        Ok(Box::new(Fake { answer, stats }) as Box<dyn Engine + Send>)
     });
     r.add_gpu_later(two_models(), crate::nogoods::complete, build, Vec::new())
         .unwrap();
@@ -274,17 +274,17 @@ fn emulated_with(
     ManyEngine::new(g, c, opts, Backend::Emulated).map_err(|e| e.to_string())
 }
 
-fn emulated(g: &GroundProgram, c: &Completion) -> Result<Box<dyn Engine>, String> {
-    emulated_with(g, c, 1).map(|e| Box::new(e) as Box<dyn Engine>)
+fn emulated(g: &GroundProgram, c: &Completion) -> Result<Box<dyn Engine + Send>, String> {
+    emulated_with(g, c, 1).map(|e| Box::new(e) as Box<dyn Engine + Send>)
 }
 
 /// The members of `n` further (emulated) GPUs.
-fn further(n: u32) -> Vec<ExtraGpuBuild> {
+fn further(n: u32) -> Vec<GpuBuild> {
     (1..=n)
         .map(|k| {
             Box::new(move |g: &GroundProgram, c: &Completion| {
                 emulated_with(g, c, 1 + u64::from(k)).map(|e| Box::new(e) as Box<dyn Engine + Send>)
-            }) as ExtraGpuBuild
+            }) as GpuBuild
         })
         .collect()
 }
@@ -368,7 +368,8 @@ fn a_further_gpu_s_answer_is_the_race_s() {
     let hosts = vec![(opts(Learning::Res, Heuristic::Activity, 1), "base")];
     let make = HostCompletion::Make(slow_complete);
     let mut r = Race::start(two_models(), make, hosts, None).unwrap();
-    // GPU 0's member searches until stopped; GPU 1's answers at once.
+    // GPU 0's member searches until stopped; GPU 1's answers once built, after GPU 0's (a
+    // further GPU that answers before GPU 0's member is built leaves it out of the race).
     let stats = Stats {
         gpu_searches: 5,
         ..Stats::default()
@@ -378,12 +379,14 @@ fn a_further_gpu_s_answer_is_the_race_s() {
         Ok(Box::new(Fake {
             answer: None,
             stats: gpu0,
-        }) as Box<dyn Engine>)
+        }) as Box<dyn Engine + Send>)
     });
     let model = Model { atoms: vec![2] };
     let answer = Some(Ok(Step::Model(model.clone())));
-    let gpu1: ExtraGpuBuild =
-        Box::new(move |_, _| Ok(Box::new(Fake { answer, stats }) as Box<dyn Engine + Send>));
+    let gpu1: GpuBuild = Box::new(move |_, _| {
+        std::thread::sleep(Duration::from_millis(100));
+        Ok(Box::new(Fake { answer, stats }) as Box<dyn Engine + Send>)
+    });
     r.add_gpu_later(two_models(), crate::nogoods::complete, build, vec![gpu1])
         .unwrap();
     assert_eq!(r.next_model(&Limits::none()).unwrap(), Step::Model(model));
@@ -446,4 +449,27 @@ fn a_race_stopped_by_its_deadline_reports_its_search_time() {
         s.search_time
     );
     assert!(s.per_second(s.conflicts) > 0.0);
+}
+
+#[test]
+fn a_gpu_member_still_being_built_at_the_deadline_is_left_behind() {
+    // Regression: the member was built on the caller's thread, so a build slower than the
+    // time left held the race past its deadline until the build ended (seconds, on a program
+    // of millions of rules).
+    let hosts = vec![(opts(Learning::Res, Heuristic::Activity, 1), "base")];
+    let make = HostCompletion::Make(crate::nogoods::complete);
+    let mut r = Race::start(pigeons(12, 11), make, hosts, None).unwrap();
+    let build: GpuBuild = Box::new(|_, _| {
+        std::thread::sleep(Duration::from_secs(20));
+        Err("built too late".into())
+    });
+    r.add_gpu_later(pigeons(12, 11), crate::nogoods::complete, build, Vec::new())
+        .unwrap();
+    let t = Instant::now();
+    let limits = Limits {
+        deadline: Some(t + Duration::from_millis(300)),
+        ..Limits::none()
+    };
+    assert_eq!(r.next_model(&limits).unwrap(), Step::Stopped);
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
 }

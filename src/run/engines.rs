@@ -6,7 +6,8 @@
 //!
 //! Invariant: every run's engine is one of [`Shape`]'s cases, chosen in [`shape`] alone (with
 //! the note that says why where the user asked for more), so what a run will do can be read
-//! off one value.
+//! off one value. The engine is built on the preparation's worker ([`builder`]), where the time
+//! limit holds.
 
 use super::{engine_code, engine_failure, exit, plan, prepare, threads, Failure};
 use crate::analyse::GroundProgram;
@@ -14,9 +15,12 @@ use crate::config::{Config, EngineKind, OptKind};
 use crate::engine::gpu::engine::{Backend, ManyEngine};
 use crate::engine::{cpu::CpuEngine, gpu, Engine};
 use crate::nogoods::Completion;
+use crate::portfolio::gpu_join::GpuBuild;
 use crate::portfolio::optimize::{CoreGuided, OptRace};
-use crate::portfolio::race::{ExtraGpuBuild, GpuBuild, HostCompletion, Race};
+use crate::portfolio::race::{HostCompletion, Race};
 use crate::wrap::minimality_check::Minimal;
+use lparse::Program;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What searches a run: the members and how they race.
@@ -122,18 +126,41 @@ pub(super) fn shape(
     (shape, threads)
 }
 
-/// The engine of `shape` (see [`shape`]). `auto` reaches here only with a usable GPU (`run`
-/// checked); `gpu` without one is an error (exit 69). The race's members stop at the run's
-/// `deadline`.
-pub(super) fn make_engine(
+/// What the preparation's worker calls to build the run's engine: [`make_engine`] with the
+/// run's plan and options.
+pub(super) fn builder(
+    plan: &plan::Plan,
+    config: &Config,
+    deadline: Option<Instant>,
+) -> prepare::Build {
+    let (plan, config) = (plan.clone(), config.clone());
+    Box::new(move |ground, completion, program| {
+        make_engine(&plan, &config, ground, completion, program, deadline)
+    })
+}
+
+/// The engine of `shape` (see [`shape`]) for `program` (as read; `ground` as analysed). `auto`
+/// reaches here only with a usable GPU (`run` checked); `gpu` without one is an error (exit
+/// 69). The race's members stop at the run's `deadline`.
+fn make_engine(
     plan: &plan::Plan,
     config: &Config,
     ground: GroundProgram,
     completion: Option<Completion>,
-    optimising: bool,
+    program: &Arc<Program>,
     deadline: Option<Instant>,
-    cores: Option<CoreGuided>,
-) -> anyhow::Result<Box<dyn Engine>> {
+) -> anyhow::Result<Box<dyn Engine + Send>> {
+    let optimising = !program.minimize.is_empty() && config.opt_mode.kind != OptKind::Ignore;
+    // With `--opt-mode=opt` and no bound, a thread of the host race optimises by cores
+    // (`wrap/oll.rs`): clasp's portfolio has core-guided threads too.
+    let cores =
+        (optimising && config.one_optimum() && config.opt_mode.bound.is_empty()).then(|| {
+            CoreGuided {
+                program: program.clone(),
+                eq: config.eq > 0,
+                device: None,
+            }
+        });
     let host_opts = || {
         plan.host
             .expect("a plan with the host engine has its options")
@@ -154,7 +181,7 @@ pub(super) fn make_engine(
     };
     // The optimisation race's threads share learned nogoods where one optimum is wanted.
     let share = config.one_optimum();
-    let engine: Box<dyn Engine> = match shape {
+    let engine: Box<dyn Engine + Send> = match shape {
         Shape::Host => Box::new(CpuEngine::new(&ground, &completion, host_opts())),
         Shape::HostRace => {
             let ready = HostCompletion::Ready(completion);
@@ -198,7 +225,7 @@ pub(super) fn make_engine(
             let bb = crate::engine::DeviceOptions { room, ..opts };
             let build: GpuBuild = Box::new(move |ground, completion| {
                 make(ground, completion, bb, backend)
-                    .map(|e| Box::new(e) as Box<dyn Engine>)
+                    .map(|e| Box::new(e) as Box<dyn Engine + Send>)
                     .map_err(|e| e.to_string())
             });
             let device = prepare::device_completer(Some(plan.device_sums()));
@@ -209,12 +236,12 @@ pub(super) fn make_engine(
         Shape::WholeMachine => {
             // The host members start first and complete the program for themselves (native
             // sums); the device's translation is made on a thread beside them, and the GPU
-            // member is built from it when the race first runs.
+            // member is built from it there.
             let complete = HostCompletion::Make(prepare::completer(Some(host_opts().sums)));
             let mut race =
                 Race::start(ground.clone(), complete, hosts(), deadline).map_err(engine_failure)?;
             let device = prepare::device_completer(Some(plan.device_sums()));
-            let (build, extra) = (first_gpu(plan, make), extra_gpus(plan, make));
+            let (build, extra) = gpu_members(plan, make);
             race.add_gpu_later(ground, device, build, extra)
                 .map_err(engine_failure)?;
             Box::new(race)
@@ -226,7 +253,7 @@ pub(super) fn make_engine(
                 OptRace::start(ground.clone(), completion, hosts(), deadline, cores, share)
                     .map_err(engine_failure)?;
             let device = prepare::device_completer(Some(plan.device_sums()));
-            let (build, extra) = (first_gpu(plan, make), extra_gpus(plan, make));
+            let (build, extra) = gpu_members(plan, make);
             race.add_gpu_later(ground, device, build, extra)
                 .map_err(engine_failure)?;
             Box::new(race)
@@ -266,7 +293,7 @@ fn gpu_alone(
     completion: &Completion,
     make: Make,
     backend: Backend,
-) -> anyhow::Result<Box<dyn Engine>> {
+) -> anyhow::Result<Box<dyn Engine + Send>> {
     let opts = plan
         .device
         .expect("a plan with the GPU engine has its options");
@@ -279,7 +306,7 @@ fn gpu_alone(
         .and_then(|()| {
             make(ground, completion, opts, backend).map_err(|e| (engine_code(&e), e.to_string()))
         })
-        .map(|e| Box::new(e) as Box<dyn Engine>)
+        .map(|e| Box::new(e) as Box<dyn Engine + Send>)
         .map_err(|(code, why)| {
             Failure::new(
                 code,
@@ -298,35 +325,29 @@ fn members_backend(plan: &plan::Plan) -> Backend {
     }
 }
 
-/// `auto`'s member on GPU 0: the engine `make` builds, on the caller's thread.
-fn first_gpu(plan: &plan::Plan, make: Make) -> GpuBuild {
-    let (device, backend) = (plan.device, members_backend(plan));
-    Box::new(move |ground, completion| {
-        let opts = device.expect("a plan for auto has the GPU engine's options");
-        make(ground, completion, opts, backend)
-            .map(|e| Box::new(e) as Box<dyn Engine>)
-            .map_err(|e| e.to_string())
-    })
-}
-
-/// `auto`'s members on GPU 1, 2, ... (`--gpus`): the engine `make` builds, each with a seed of
+/// `auto`'s members: GPU 0's, and those of GPU 1, 2, ... (`--gpus`), each the engine `make`
+/// builds (off the caller's thread: `portfolio/gpu_join.rs`), a further GPU's with a seed of
 /// its own (search i of GPU k seeds with (seed + k) · 1000003 + i, apart from every other
 /// GPU's).
-fn extra_gpus(plan: &plan::Plan, make: Make) -> Vec<ExtraGpuBuild> {
-    let Some(device) = plan.device else {
-        return Vec::new();
-    };
+fn gpu_members(plan: &plan::Plan, make: Make) -> (GpuBuild, Vec<GpuBuild>) {
+    let device = plan
+        .device
+        .expect("a plan for auto has the GPU engine's options");
     let backend = members_backend(plan);
-    (1..plan.gpus)
+    let member = move |opts| -> GpuBuild {
+        Box::new(move |ground: &_, completion: &_| {
+            make(ground, completion, opts, backend)
+                .map(|e| Box::new(e) as Box<dyn Engine + Send>)
+                .map_err(|e| e.to_string())
+        })
+    };
+    let extra = (1..plan.gpus)
         .map(|k| {
             let mut opts = device;
             opts.gpu = k;
             opts.seed = opts.seed.wrapping_add(u64::from(k));
-            Box::new(move |ground: &_, completion: &_| {
-                make(ground, completion, opts, backend)
-                    .map(|e| Box::new(e) as Box<dyn Engine + Send>)
-                    .map_err(|e| e.to_string())
-            }) as ExtraGpuBuild
+            member(opts)
         })
-        .collect()
+        .collect();
+    (member(device), extra)
 }

@@ -21,7 +21,7 @@ use crate::engine::{
 
 /// What `run` builds: the engine kind (`Auto`: the GPU with `device`, else the host engine with
 /// `host`) and the options of each engine it may build.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Plan {
     pub kind: EngineKind,
     /// `None` when `kind` is `Gpu`.

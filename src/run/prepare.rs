@@ -1,11 +1,13 @@
-//! The preparation — read, analyse, complete and (for the host engine) build the engine — runs on
-//! a worker thread while the calling thread watches the clock and the Ctrl-C flag, so that
-//! `--time-limit` and Ctrl-C hold during preparation as they do during search, without a check
-//! in every loop of the reader, the analysis and the completion.
+//! The preparation — read, analyse, complete, build the engine, the checker and the table of
+//! shown atoms — runs on a worker thread while the calling thread watches the clock and the
+//! Ctrl-C flag, so that `--time-limit` and Ctrl-C hold during preparation as they do during
+//! search, without a check in every loop of the reader, the analysis, the completion and the
+//! engines' builds (on a program of millions of rules each takes seconds). The checker is built
+//! beside the analysis, on a thread of the worker's, as it needs only the program read.
 //!
 //! Invariant: [`prepare`] returns within ~[`POLL`] of the deadline or of Ctrl-C, whatever phase
 //! is running: `Ok(Err(outcome))` then says why it stopped, and the worker is abandoned (it holds
-//! nothing the user asked for: no model can exist before the search starts; the process exits
+//! nothing the user asked for: no model is printed before the search starts; the process exits
 //! soon after). Otherwise it returns the worker's result. A worker that panics is an internal
 //! error, never a hang.
 
@@ -14,12 +16,12 @@ use super::phases::Phases;
 use super::{exit, Failure};
 use crate::analyse::alias::Aliases;
 use crate::analyse::GroundProgram;
-use crate::engine::{cpu::CpuEngine, Engine, Heuristic, HostOptions, Sums};
+use crate::check::Checker;
+use crate::engine::{Engine, Heuristic, HostOptions, Sums};
 use crate::grounder;
 use crate::nogoods::Completion;
 pub use crate::nogoods::{completer, device_completer};
-use crate::output::{Outcome, Problem};
-use crate::wrap::minimality_check::Minimal;
+use crate::output::{Outcome, Problem, ShownTable};
 use lparse::Program;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -49,46 +51,63 @@ impl Stop {
     }
 }
 
+/// Builds the run's engine on the worker from the analysed program, its completion (`None`:
+/// not made, the engine makes its own) and the program read (`run/engines.rs`).
+pub type Build = Box<
+    dyn FnOnce(
+            GroundProgram,
+            Option<Completion>,
+            &Arc<Program>,
+        ) -> anyhow::Result<Box<dyn Engine + Send>>
+        + Send,
+>;
+
+/// What the worker makes of the program it reads.
+pub struct Work {
+    pub ground_args: grounder::Args,
+    /// Equivalence preprocessing (`--eq` > 0, `analyse::eq`).
+    pub eq: bool,
+    /// The host engine's options when it is certain to search: its sums complete the program
+    /// (`None`: the device engine's, `device_sums`).
+    pub host: Option<HostOptions>,
+    pub device_sums: Sums,
+    /// Complete the program here (or, with `objective`, a program with `#minimize`: the host
+    /// engine searches it); else `build` completes it as the engine needs.
+    pub complete: bool,
+    pub objective: bool,
+    /// Build the checker (`--verify`).
+    pub verify: bool,
+    pub build: Build,
+}
+
 /// The prepared program.
 pub struct Prepared {
-    pub program: Program,
+    pub program: Arc<Program>,
     /// Its size, for `--stats`.
     pub problem: Problem,
-    /// The engine, when it was built on the worker (`--engine=cpu`).
-    pub engine: Option<Box<dyn Engine + Send>>,
-    /// The analysed program and its completion (`None`: not made, `complete` was false), for an
-    /// engine built by the caller (GPU, auto, host threads); `None` once the worker built the
-    /// engine and dropped them.
-    pub analysed: Option<(GroundProgram, Option<Completion>)>,
+    pub engine: Box<dyn Engine + Send>,
     /// The eliminated atoms (`analyse::alias`), whose values the caller puts back into each
     /// model (`wrap::eliminated::Alias`).
     pub aliases: Aliases,
+    /// `None` without `--verify`.
+    pub checker: Option<Checker>,
+    pub shown: ShownTable,
 }
 
 enum Msg {
     /// A phase ended; what it made.
     Phase(&'static str, String),
     /// Boxed: the prepared program is much larger than a phase's message.
-    Done(Box<Result<Prepared, Failure>>),
+    Done(Box<anyhow::Result<Prepared>>),
 }
 
-/// Prepare `source` on a worker thread: with `complete` (or `objective` and a program with
-/// `#minimize`: the host engine searches it, and its completion is made here, where the time
-/// limit holds), the completion with `host`'s sums (`None`: the device engine's,
-/// `device_sums`), and with `build` the host engine there too; `eq`: equivalence preprocessing
-/// (`--eq` > 0, `analyse::eq`).
+/// Prepare `source` as `work` says, on a worker thread, until `stop`.
 pub fn prepare(
     source: Source,
-    ground_args: grounder::Args,
-    eq: bool,
-    host: Option<HostOptions>,
-    device_sums: Sums,
-    complete: bool,
-    objective: bool,
-    build: bool,
+    work: Work,
     stop: &Stop,
     phases: &mut Phases,
-) -> Result<Result<Prepared, Outcome>, Failure> {
+) -> anyhow::Result<Result<Prepared, Outcome>> {
     let (tx, rx) = mpsc::channel();
     let worker = std::thread::Builder::new()
         .name("prepare".into())
@@ -96,15 +115,7 @@ pub fn prepare(
             let phase = |name, made| {
                 let _ = tx.send(Msg::Phase(name, made));
             };
-            let result = work(
-                &source,
-                &ground_args,
-                host,
-                device_sums,
-                (complete, objective, eq),
-                build,
-                phase,
-            );
+            let result = self::work(&source, work, phase);
             let _ = tx.send(Msg::Done(Box::new(result)));
         })
         .map_err(|e| Failure::new(exit::MEMORY, format!("cannot start a thread: {e}")))?;
@@ -114,10 +125,8 @@ pub fn prepare(
         }
         match rx.recv_timeout(POLL) {
             Ok(Msg::Phase(name, made)) => phases.end_with(name, &made),
-            Ok(Msg::Done(result)) => {
-                let _ = worker.join();
-                return (*result).map(Ok);
-            }
+            // Not joined: what the worker still drops (the source) is not waited for.
+            Ok(Msg::Done(result)) => return (*result).map(Ok),
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => {
                 // The worker ended without a result: it panicked (the panic message is already
@@ -126,7 +135,8 @@ pub fn prepare(
                 return Err(Failure::new(
                     exit::INTERNAL,
                     "internal error: the preparation of the program failed",
-                ));
+                )
+                .into());
             }
         }
     }
@@ -134,19 +144,47 @@ pub fn prepare(
 
 fn work(
     source: &Source,
-    ground_args: &grounder::Args,
-    host: Option<HostOptions>,
-    device_sums: Sums,
-    (complete, objective, eq): (bool, bool, bool),
-    build: bool,
+    work: Work,
     phase: impl Fn(&'static str, String),
-) -> Result<Prepared, Failure> {
-    let program = input::read(source, ground_args)?;
+) -> anyhow::Result<Prepared> {
+    let program = Arc::new(input::read(source, &work.ground_args)?);
     phase(
         "Read",
         format!("{} rules, {} atoms", program.rules.len(), program.max_atom),
     );
     enough_memory_for_atoms(program.max_atom)?;
+    let verify = work.verify;
+    std::thread::scope(|beside| {
+        let checking = beside.spawn(|| {
+            let checker = verify.then(|| Checker::new(program.clone()));
+            (checker, ShownTable::new(&program))
+        });
+        let (problem, engine, aliases) = analyse_and_build(&program, work, &phase)?;
+        let (checker, shown) = checking.join().map_err(|_| {
+            Failure::new(
+                exit::INTERNAL,
+                "internal error: building the answer-set checker failed",
+            )
+        })?;
+        phase("Checker", String::new());
+        Ok(Prepared {
+            program: program.clone(),
+            problem,
+            engine,
+            aliases,
+            checker,
+            shown,
+        })
+    })
+}
+
+/// Analyse `program`, complete it if `work` says so, and build the engine; the program's size
+/// and the eliminated atoms.
+fn analyse_and_build(
+    program: &Arc<Program>,
+    work: Work,
+    phase: &impl Fn(&'static str, String),
+) -> anyhow::Result<(Problem, Box<dyn Engine + Send>, Aliases)> {
     let mut problem = Problem {
         rules: program.rules.len() as u64,
         choice_rules: program
@@ -157,12 +195,12 @@ fn work(
         atoms: u64::from(program.max_atom),
         ..Problem::default()
     };
-    let mut ground = crate::analyse::analyse_eq(&program, eq)
+    let ground = crate::analyse::analyse_eq(program, work.eq)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
     }
-    let domain = host.is_some_and(|o| o.heuristic == Heuristic::Domain);
+    let domain = work.host.is_some_and(|o| o.heuristic == Heuristic::Domain);
     if !ground.heuristics.is_empty() && !domain {
         eprintln!(
             "*** Info : (yasmin-rs): {} #heuristic directive(s) ignored (--heuristic=domain \
@@ -189,60 +227,35 @@ fn work(
     );
     problem.bodies = ground.bodies.len() as u64;
     problem.tight = ground.tight;
-    if !complete && !(objective && !program.minimize.is_empty()) {
-        return Ok(Prepared {
-            program,
-            problem,
-            engine: None,
-            aliases: ground.aliases.clone(),
-            analysed: Some((ground, None)),
+    let completion =
+        (work.complete || (work.objective && !program.minimize.is_empty())).then(|| {
+            // The host engine's sums when it is certain to search, else the device engine's.
+            let completion = match work.host {
+                Some(o) => completer(Some(o.sums))(&ground),
+                None => device_completer(Some(work.device_sums))(&ground),
+            };
+            let db = &completion.db;
+            problem.variables = u64::from(db.num_vars);
+            // Units are assignments at level 0, not constraints (clasp counts them so too).
+            problem.nogoods = db.len() as u64 - u64::from(db.bounds[0]);
+            problem.binary = u64::from(db.bounds[1] - db.bounds[0]);
+            problem.ternary = u64::from(db.bounds[2] - db.bounds[1]);
+            phase(
+                "Complete",
+                format!(
+                    "{} nogoods, {} literals, {} variables",
+                    db.len(),
+                    db.lits.len(),
+                    db.num_vars
+                ),
+            );
+            completion
         });
-    }
-    // The host engine's sums when it is certain to search, else the device engine's.
-    let completion = match host {
-        Some(o) => completer(Some(o.sums))(&ground),
-        None => device_completer(Some(device_sums))(&ground),
-    };
-    let db = &completion.db;
-    problem.variables = u64::from(db.num_vars);
-    // Units are assignments at level 0, not constraints (clasp counts them so too).
-    problem.nogoods = db.len() as u64 - u64::from(db.bounds[0]);
-    problem.binary = u64::from(db.bounds[1] - db.bounds[0]);
-    problem.ternary = u64::from(db.bounds[2] - db.bounds[1]);
-    phase(
-        "Complete",
-        format!(
-            "{} nogoods, {} literals, {} variables",
-            db.len(),
-            db.lits.len(),
-            db.num_vars
-        ),
-    );
-    let Some(opts) = host.filter(|_| build) else {
-        return Ok(Prepared {
-            program,
-            problem,
-            engine: None,
-            aliases: ground.aliases.clone(),
-            analysed: Some((ground, Some(completion))),
-        });
-    };
-    let mut engine: Box<dyn Engine + Send> = Box::new(CpuEngine::new(&ground, &completion, opts));
-    if let Some(m) = ground.minimality.take() {
-        engine = Box::new(Minimal::new(engine, m, ground.num_atoms, opts));
-    }
-    let aliases = std::mem::take(&mut ground.aliases);
-    // The engine keeps its own copies; the analysis and the completion are not needed again.
-    drop(completion);
-    drop(ground);
+    // The completion and the engines read them too.
+    let aliases = ground.aliases.clone();
+    let engine = (work.build)(ground, completion, program)?;
     phase("Engine", String::new());
-    Ok(Prepared {
-        program,
-        problem,
-        engine: Some(engine),
-        analysed: None,
-        aliases,
-    })
+    Ok((problem, engine, aliases))
 }
 
 /// Bytes of the preparation and the engine per atom, at least (measured: ~128 on a program of

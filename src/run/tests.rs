@@ -73,7 +73,7 @@ fn go(
     limits: &Limits,
 ) -> (anyhow::Result<(Outcome, u64)>, String) {
     let p = program();
-    let checker = Checker::new(&p);
+    let checker = Checker::new(p.clone());
     let shown = ShownTable::new(&p);
     let mut engine = Scripted {
         steps,
@@ -156,7 +156,7 @@ fn go_opt(
         priority: 0,
         lits: vec![WLit { lit: 1, weight: 1 }],
     });
-    let checker = Checker::new(&p);
+    let checker = Checker::new(p.clone());
     let shown = ShownTable::new(&p);
     let mut engine = Scripted {
         steps,

@@ -145,7 +145,7 @@ pub fn solve<W: Write>(
 pub(super) fn run<W: Write>(
     config: &Config,
     plan: &plan::Plan,
-    program: &lparse::Program,
+    program: &Arc<lparse::Program>,
     printer: &mut Printer<W>,
     interrupt: &Arc<AtomicBool>,
     start: Instant,
@@ -182,7 +182,7 @@ pub(super) fn run<W: Write>(
         interrupt: interrupt.clone(),
         progress: None,
     };
-    let checker = config.verify.then(|| Checker::new(program));
+    let checker = config.verify.then(|| Checker::new(program.clone()));
     let shown = ShownTable::new(program);
     let Some((found, stats)) = solve(
         program,

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: the seeded generator of the brute-force tests, the
-//! answer-set parser of the tests that compare with clingo, and (`bin`) running the binary and
-//! clingo. Each test crate uses only some
-//! of them, hence `dead_code` is allowed.
+//! answer-set parser of the tests that compare with clingo, a large generated program for the
+//! time limit's tests, and (`bin`) running the binary and clingo. Each test crate uses only
+//! some of them, hence `dead_code` is allowed.
 //!
 //! Invariant: `Rng` is splitmix64, so a seed gives the same sequence in every test;
 //! `answer_sets` reads clingo's and yasmin-rs's text output the same way, so two outputs compare
@@ -66,4 +66,33 @@ pub fn env_u64(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+/// A large tight program in aspif: `n` atoms, the first 1000 free (a choice rule), every other
+/// atom defined by two rules over lower atoms (one positive, one negative literal), so it is
+/// tight and every rule has work in analysis and completion. A small xorshift keeps it the
+/// same on every run.
+pub fn big_tight_aspif(n: u32) -> Vec<u8> {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(n as usize * 40);
+    s.push_str("asp 1 0 0\n1 1 1000");
+    for a in 1..=1000 {
+        write!(s, " {a}").unwrap();
+    }
+    s.push_str(" 0 0\n");
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut below = |h: u32| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        1 + (x % u64::from(h - 1)) as u32
+    };
+    for h in 1001..=n {
+        for _ in 0..2 {
+            let (p, q) = (below(h), below(h));
+            writeln!(s, "1 0 1 {h} 0 2 {p} -{q}").unwrap();
+        }
+    }
+    s.push_str("0\n");
+    s.into_bytes()
 }

@@ -93,15 +93,18 @@ impl PhaseSwitch {
 
 impl CpuEngine {
     /// The next decision of `--decide=vars`: the unassigned variable of highest score with its
-    /// saved sign, or `None` when every variable is assigned.
-    pub(super) fn decide_var(&mut self) -> Option<Lit> {
+    /// saved sign, or `None` when every variable is assigned — or when `pops` variables were
+    /// taken from the heap (it is then 0; `pops` counts down the ones taken).
+    pub(super) fn decide_var(&mut self, pops: &mut u32) -> Option<Lit> {
         // `--heuristic=domain`: the program's `#heuristic` levels first, and its signs.
         if let Some(d) = &self.domain {
             if let Some(v) = d.leveled(&self.a) {
                 return Some(d.sign(&self.a, v).unwrap_or_else(|| self.phases.lit(v)));
             }
         }
-        while let Some(v) = self.scores.pop() {
+        while *pops > 0 {
+            let Some(v) = self.scores.pop() else { break };
+            *pops -= 1;
             if self.a.is_unassigned(v) {
                 let sign = self.domain.as_ref().and_then(|d| d.sign(&self.a, v));
                 return Some(sign.unwrap_or_else(|| self.phases.lit(v)));

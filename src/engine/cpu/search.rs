@@ -9,6 +9,7 @@
 
 use super::assign::NO_REASON;
 use super::assume;
+use super::decide::Decision;
 use super::integrate::Added;
 use super::store::Kind;
 use super::CpuEngine;
@@ -98,15 +99,24 @@ impl CpuEngine {
                     return Step::Exhausted;
                 }
             };
-            if let Some(lit) = assumed.or_else(|| self.decide()) {
-                self.stats.decisions += 1;
-                self.a.lim.push(self.a.trail.len() as u32);
-                self.assign(lit, NO_REASON);
-                self.max_level = self.max_level.max(self.a.level());
-                if self.tick(limits) {
-                    return Step::Stopped;
+            let decision = match assumed {
+                Some(l) => Decision::Lit(l),
+                None => self.decide(),
+            };
+            match decision {
+                Decision::Lit(lit) => {
+                    self.stats.decisions += 1;
+                    self.a.lim.push(self.a.trail.len() as u32);
+                    self.assign(lit, NO_REASON);
+                    self.max_level = self.max_level.max(self.a.level());
+                    if self.tick(limits) {
+                        return Step::Stopped;
+                    }
+                    continue;
                 }
-                continue;
+                Decision::Later if limits.reached() => return Step::Stopped,
+                Decision::Later => continue,
+                Decision::Total => {}
             }
             // With exact source pointers the fixpoint holds no unfounded set (`source`).
             let loops = match self.src.exact() {

@@ -12,7 +12,6 @@
 
 use std::ffi::{CStr, CString};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use cudarc::nvrtc::{result, sys, Ptx};
@@ -76,36 +75,15 @@ fn key_of(src: &str, arch: &str) -> u64 {
 /// The images this process made, by key.
 static MADE: Mutex<Vec<(u64, Vec<u8>, Origin)>> = Mutex::new(Vec::new());
 
-/// An image is being made by [`warm_beside`].
-static WARMING: AtomicBool = AtomicBool::new(false);
-
 /// Make the image of `src` (`make` finds the architecture, e.g. by opening the GPU, and calls
 /// [`image_of`]) on a thread of its own, so that NVRTC runs while the program is prepared; a
-/// failure is left for the engine's build to meet and report. [`warming`] is true until it
-/// ends.
+/// failure is left for the engine's build to meet and report (a build that comes first waits
+/// for the image in [`image_of`]).
 pub fn warm_beside(make: fn()) {
-    /// Ends the warm-up even when `make` panics.
-    struct Done;
-    impl Drop for Done {
-        fn drop(&mut self) {
-            WARMING.store(false, Ordering::Release);
-        }
-    }
-    WARMING.store(true, Ordering::Release);
-    let started = std::thread::Builder::new()
+    // A thread that cannot start leaves the image to the engine's build.
+    let _ = std::thread::Builder::new()
         .name("kernel-compile".into())
-        .spawn(move || {
-            let _done = Done;
-            make();
-        });
-    if started.is_err() {
-        WARMING.store(false, Ordering::Release);
-    }
-}
-
-/// [`warm_beside`]'s image is still being made: an engine built now would wait for it.
-pub fn warming() -> bool {
-    WARMING.load(Ordering::Acquire)
+        .spawn(make);
 }
 
 /// Compile `src` to a CUBIN for `sm_<arch>`.
@@ -226,28 +204,6 @@ mod tests {
         std::fs::write(&p, b"short").unwrap();
         assert_eq!(read_checked(&p), None);
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn warming_lasts_while_the_image_is_made_and_ends_after_a_panic() {
-        static GO: AtomicBool = AtomicBool::new(false);
-        fn slow() {
-            while !GO.load(Ordering::Acquire) {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            panic!("the image could not be made");
-        }
-        warm_beside(slow);
-        assert!(warming());
-        GO.store(true, Ordering::Release);
-        let t0 = std::time::Instant::now();
-        while warming() {
-            assert!(
-                t0.elapsed().as_secs() < 10,
-                "warming must end when the maker panics"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
     }
 
     #[test]

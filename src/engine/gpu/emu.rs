@@ -4,9 +4,12 @@
 //! without a GPU (`--engine=emu`, hidden; the differential tests use it).
 //!
 //! Invariant: every pointer in `prog` and `geo` points into arrays this struct owns and never
-//! reallocates; only `ysm_search_host` writes them, one search at a time. `traffic` counts the
-//! bytes the device backend (`cuda.rs`) would move for the same calls, so `--stats` on
-//! the emulation shows the bus traffic of the same search.
+//! reallocates; only `ysm_search_host` writes them, one search at a time. A slice runs the
+//! searches in turn until its time is spent, from the one after the last a slice ran (from the
+//! first after a model), so it outlasts its time by at most one search's overrun however many
+//! searches there are (the device runs them all at once). `traffic` counts the bytes the
+//! device backend (`cuda.rs`) would move for the same calls, so `--stats` on the emulation
+//! shows the bus traffic of the same search.
 
 use super::host_share::ring_ranges;
 use super::layout::{g, SCRATCH};
@@ -16,6 +19,7 @@ use super::layout::{
 };
 use super::memory::{Memory, GLOBAL_READ};
 use crate::engine::EngineError;
+use std::time::{Duration, Instant};
 
 extern "C" {
     fn ysm_search_host(p: *const ProgParams, g: *const GeoParams, sid: u32, budget_ns: u64);
@@ -34,6 +38,8 @@ pub struct EmuMemory {
     global: Vec<u32>,
     share: Vec<u32>,
     n: usize,
+    /// The search the next slice starts with.
+    next: usize,
     to_dev: u64,
     from_dev: u64,
 }
@@ -112,6 +118,7 @@ impl EmuMemory {
             global,
             share,
             n,
+            next: 0,
             to_dev: 0,
             from_dev: 0,
         }
@@ -125,12 +132,21 @@ impl Memory for EmuMemory {
 
     fn run_slice(&mut self, slice_ns: u64) -> Result<(), EngineError> {
         let each = (slice_ns / self.n as u64).max(100_000);
-        for sid in 0..self.n {
+        let end = Instant::now() + Duration::from_nanos(slice_ns);
+        for _ in 0..self.n {
+            let sid = self.next;
+            self.next = (sid + 1) % self.n;
             // SAFETY: prog and geo point into arrays owned by self (see the invariant); the
             // function touches only search `sid`'s memory and the global words (and returns
             // at once for a search that does not run in this slice, as the kernel's warp).
             unsafe { ysm_search_host(&self.prog, &self.geo, sid as u32, each) };
             if self.global[g::STOP] != 0 {
+                // A model ends the slice (the host takes it): the next starts from the first
+                // search again.
+                self.next = 0;
+                break;
+            }
+            if Instant::now() >= end {
                 break;
             }
         }
