@@ -63,6 +63,8 @@ fn parse_args() -> Result<Args, String> {
             arena_words: yasmin_rs::engine::gpu::engine::ARENA_WORDS,
             gpu: 0,
             limit: yasmin_rs::engine::SolveLimit::NONE,
+            room: 0,
+            own_stream: false,
         },
         timeout: Duration::from_secs(60),
         files: Vec::new(),
