@@ -102,7 +102,7 @@ fn incremental_checks_agree_with_the_whole_check() {
             if n > MAX_ATOMS {
                 continue;
             }
-            let whole = Checker::new(&program);
+            let whole = Checker::new(program.clone());
             let set = |bits: u32| -> Vec<u32> {
                 (1..=n).filter(|a| bits & (1 << (a - 1)) != 0).collect()
             };

@@ -287,7 +287,7 @@ fn the_incremental_check_rejects_a_wrong_model_after_right_ones() {
         atom: 6,
         value: ExternalValue::True,
     });
-    let c = Checker::new(&p);
+    let c = Checker::new(p.clone());
     let mut inc = c.incremental();
     let (a, b, cc, d, x, t) = (1, 2, 3, 4, 5, 6);
     assert!(inc.check(&[t]).is_ok());
