@@ -150,10 +150,14 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
             if (lane == 0) H[YSM_H_STATUS] = YSM_ST_ERROR;
             break;
         }
-        // The clock and the stop flag every 16 iterations.
+        // The clock every iteration: one iteration can take milliseconds on a large program
+        // (a decision scans the variables, the unfounded-set check the cyclic atoms); looked
+        // at every 16, a slice of 100 ms ran 1.7 s on an H200, past the time limit. The stop
+        // flag, a read of global memory, every 16.
         u32 stop = 0;
-        if (lane == 0 && (++H[YSM_H_TICK] & 15u) == 0) {
-            stop = ys_now_ns() >= deadline || ys_vol(g.global[YSM_G_STOP]) != 0;
+        if (lane == 0) {
+            stop = ys_now_ns() >= deadline ||
+                   ((++H[YSM_H_TICK] & 15u) == 0 && ys_vol(g.global[YSM_G_STOP]) != 0);
         }
         if (ys_bcast(stop)) break;
         u32 t0 = H[YSM_H_TRAIL];
@@ -216,6 +220,7 @@ YS_D void search_run(const Prog& P, const Geo& g, const Srch& s, u64 deadline) {
         // lane can see the new count and take the other branch (the warp's collectives differ).
         u32 ufs_next = H[YSM_H_UFS_NEXT];
         u32 v = pick_var(s);
+        if (v == YSM_PICK_LATER) continue;  // the clock, then the walk goes on
         // Non-tight: the unfounded-set check at every total assignment, and at partial ones
         // at gaps that double while it finds nothing (reset when it finds something).
         bool check = P.ufs && (v == YSM_NONE || ufs_next == 0);
