@@ -94,10 +94,13 @@ pub(super) fn shape(
     // Core-guided optimisation finds one optimum and takes no bound (`wrap/oll.rs`), and the
     // minimality check of a program with a head cycle wraps the engine, which then takes no
     // assumptions.
+    // The GPU's searches take it only where they take the objective at all (else the GPU engine
+    // alone refuses it).
     let cores = optimising
         && config.one_optimum()
         && config.opt_mode.bound.is_empty()
-        && ground.minimality.is_none();
+        && ground.minimality.is_none()
+        && gpu::branch_bound::BranchBound::new(&ground.objective).is_ok();
     let shape = match plan.kind {
         EngineKind::Emu if cores => Shape::GpuOptimise(Backend::Emulated),
         EngineKind::Gpu if cores => Shape::GpuOptimise(Backend::Device),
