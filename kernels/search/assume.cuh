@@ -125,7 +125,7 @@ YS_D void asm_out(const Geo& g, const Srch& s) {
     ys_sync();
 }
 
-#define YSM_ASM_ENDED 4294967292u
+#define YSM_ASM_ENDED 4294967291u  // (distinct from decide.cuh's YSM_PICK_LATER)
 
 // The next open assumption to decide (all lanes get it): YSM_NONE when every one holds; with
 // one false, the search ends with its core and this returns YSM_ASM_ENDED.
