@@ -23,7 +23,14 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 fn matrix(seed: u64, count: u64) {
     let out = Command::new("python3")
         .arg(format!("{ROOT}/scripts/bench"))
-        .args(["matrix", "run", "--engines", "cpu1,cpu4,emu,cpu1-usc,emu-usc", "--bin", BIN])
+        .args([
+            "matrix",
+            "run",
+            "--engines",
+            "cpu1,cpu4,emu,cpu1-usc,emu-usc",
+            "--bin",
+            BIN,
+        ])
         .args(["--seed", &seed.to_string(), "--count", &count.to_string()])
         .output()
         .expect("python3 runs scripts/bench");

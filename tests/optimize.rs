@@ -270,7 +270,11 @@ fn usc_proves_clingos_optimum() {
         let (want, want_code) = clingo_optimum(f);
         for engine in engines {
             let got = yasmin(&[&[f.as_str()], engine].concat(), None);
-            assert_eq!(got.code, want_code, "{f} {engine:?}: exit code\n{}", got.stderr);
+            assert_eq!(
+                got.code, want_code,
+                "{f} {engine:?}: exit code\n{}",
+                got.stderr
+            );
             assert_eq!(
                 costs(&got.stdout).pop().unwrap_or_default(),
                 want,

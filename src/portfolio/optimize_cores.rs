@@ -64,7 +64,14 @@ pub(super) fn core_member(
             Some((o, backend)) => Searcher::Device(o, backend),
             None => Searcher::Host(opts),
         };
-        match oll(&cores.program, cores.eq, searcher, &limits, &resume, &mut stats) {
+        match oll(
+            &cores.program,
+            cores.eq,
+            searcher,
+            &limits,
+            &resume,
+            &mut stats,
+        ) {
             Ok(Ended::Optimum(model, costs, _)) => {
                 if tx.send(Report::Model(i, model, costs)).is_ok() {
                     let _ = tx.send(Report::Exhausted(i));

@@ -223,8 +223,9 @@ fn make_engine(
                 ..c
             });
             let driver = vec![(opts.as_host(), "usc-gpu")];
-            let mut race = OptRace::start(ground.clone(), completion, driver, deadline, cores, false)
-                .map_err(engine_failure)?;
+            let mut race =
+                OptRace::start(ground.clone(), completion, driver, deadline, cores, false)
+                    .map_err(engine_failure)?;
             let bb = crate::engine::DeviceOptions { room, ..opts };
             let build: GpuBuild = Box::new(move |ground, completion| {
                 make(ground, completion, bb, backend)

@@ -10,8 +10,8 @@
 use super::enumerate::Found;
 use super::{engine_failure, exit, output_failure, plan, Failure};
 use crate::check::Checker;
-use crate::config::{Config, EnumMode, OptKind};
 use crate::config::EngineKind;
+use crate::config::{Config, EnumMode, OptKind};
 use crate::engine::gpu::engine::Backend;
 use crate::engine::{Limits, Stats, Step};
 use crate::output::{OptSummary, Outcome, Printer, ShownTable};
@@ -43,7 +43,8 @@ pub fn solve<W: Write>(
 ) -> anyhow::Result<Option<(Found, Stats)>> {
     let solve_start = Instant::now();
     let mut stats = Stats::default();
-    let ended = oll(program, eq, searcher, limits, &|| false, &mut stats).map_err(engine_failure)?;
+    let ended =
+        oll(program, eq, searcher, limits, &|| false, &mut stats).map_err(engine_failure)?;
     if matches!(ended, Ended::HeadCycle) {
         return Ok(None);
     }

@@ -205,7 +205,10 @@ fn build(program: &Program, eq: bool, searcher: Searcher) -> Result<Option<Built
         }
     };
     let aliases = std::mem::take(&mut ground.aliases);
-    Ok(Some((Box::new(Alias::new(engine, aliases.clone())), aliases)))
+    Ok(Some((
+        Box::new(Alias::new(engine, aliases.clone())),
+        aliases,
+    )))
 }
 
 /// The softs of one level: weights made positive, repeats of a literal merged.
@@ -316,14 +319,15 @@ pub fn oll(
                 return Ok(Ended::Stopped);
             }
             // Each engine built goes on where the last one stopped, against one solve limit.
-            let searcher = searcher.with_limit(searcher.limit().after(stats.conflicts, stats.restarts));
-            let (mut engine, aliases) = match build_within(Arc::clone(&grown), eq, searcher, &go_on)?
-            {
-                Build::Built(built) => built,
-                Build::Stopped => return Ok(Ended::Stopped),
-                // Only the input can have one: the rules added have new heads.
-                Build::HeadCycle => return Ok(Ended::HeadCycle),
-            };
+            let searcher =
+                searcher.with_limit(searcher.limit().after(stats.conflicts, stats.restarts));
+            let (mut engine, aliases) =
+                match build_within(Arc::clone(&grown), eq, searcher, &go_on)? {
+                    Build::Built(built) => built,
+                    Build::Stopped => return Ok(Ended::Stopped),
+                    // Only the input can have one: the rules added have new heads.
+                    Build::HeadCycle => return Ok(Ended::HeadCycle),
+                };
             // The literal a core names -> the softs assumed through it.
             let mut of_lit: HashMap<Lit, Vec<usize>> = HashMap::new();
             for (i, s) in softs.iter().enumerate().filter(|(_, s)| s.weight > 0) {

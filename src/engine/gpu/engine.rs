@@ -185,7 +185,11 @@ impl ManyEngine {
             opts,
             candidates: split::candidates(&prog),
             // As many as `scratch` holds of a core (the whole list, at most).
-            assume_cap: if assume { c.db.num_vars as usize + 1 } else { 0 },
+            assume_cap: if assume {
+                c.db.num_vars as usize + 1
+            } else {
+                0
+            },
         };
         let setup = |n: usize| layout.at(n);
         let mut stats = Stats {
