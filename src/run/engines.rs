@@ -200,12 +200,7 @@ fn make_engine(
                 .device
                 .expect("a plan with the GPU engine has its options");
             if backend == Backend::Device {
-                gpu::available().map_err(|why| {
-                    Failure::new(
-                        exit::NO_DEVICE,
-                        format!("the GPU engine (--engine=gpu) cannot run: {why}"),
-                    )
-                })?;
+                gpu::available().map_err(|why| gpu_cannot_run(exit::NO_DEVICE, &why))?;
             }
             let room = match backend {
                 Backend::Device => CORE_SEARCHES,
@@ -311,13 +306,15 @@ fn gpu_alone(
             make(ground, completion, opts, backend).map_err(|e| (engine_code(&e), e.to_string()))
         })
         .map(|e| Box::new(e) as Box<dyn Engine + Send>)
-        .map_err(|(code, why)| {
-            Failure::new(
-                code,
-                format!("the GPU engine (--engine=gpu) cannot run: {why}"),
-            )
-            .into()
-        })
+        .map_err(|(code, why)| gpu_cannot_run(code, &why).into())
+}
+
+/// Why `--engine=gpu` stops before it searches (no GPU: exit 69), with exit code `code`.
+fn gpu_cannot_run(code: i32, why: &str) -> Failure {
+    Failure::new(
+        code,
+        format!("the GPU engine (--engine=gpu) cannot run: {why}"),
+    )
 }
 
 /// The backend of `auto`'s GPU members: the device, or (`--emulated-gpus`, tests) the search

@@ -40,7 +40,7 @@ use crate::analyse::objective::Objective;
 use crate::engine::cpu::CpuEngine;
 use crate::engine::gpu::engine::{Backend, ManyEngine};
 use crate::engine::{
-    DeviceOptions, Engine, EngineError, HostOptions, Limits, Model, SolveLimit, Stats, Step, Sums,
+    DeviceOptions, Engine, EngineError, HostOptions, Limits, Model, Stats, Step, Sums,
 };
 use crate::lit::Lit;
 use lparse::{Program, Rule};
@@ -115,16 +115,20 @@ pub enum Searcher {
 }
 
 impl Searcher {
-    fn limit(&self) -> SolveLimit {
+    /// The same, its solve limit counted on from `conflicts` and `restarts` already spent.
+    fn after(self, conflicts: u64, restarts: u64) -> Searcher {
         match self {
-            Searcher::Host(o) => o.limit,
-            Searcher::Device(o, _) => o.limit,
-        }
-    }
-    fn with_limit(self, limit: SolveLimit) -> Searcher {
-        match self {
-            Searcher::Host(o) => Searcher::Host(HostOptions { limit, ..o }),
-            Searcher::Device(o, b) => Searcher::Device(DeviceOptions { limit, ..o }, b),
+            Searcher::Host(o) => Searcher::Host(HostOptions {
+                limit: o.limit.after(conflicts, restarts),
+                ..o
+            }),
+            Searcher::Device(o, b) => Searcher::Device(
+                DeviceOptions {
+                    limit: o.limit.after(conflicts, restarts),
+                    ..o
+                },
+                b,
+            ),
         }
     }
     fn sums(&self) -> Sums {
@@ -232,6 +236,15 @@ fn level_softs(lits: &[(Lit, i64)]) -> Vec<Soft> {
     out
 }
 
+/// The heaviest weight of a soft still assumable below the stratification threshold `strat`.
+fn lighter(softs: &[Soft], strat: i64) -> Option<i64> {
+    softs
+        .iter()
+        .map(|s| s.weight)
+        .filter(|&w| w > 0 && w < strat)
+        .max()
+}
+
 /// `lit` as the input program writes it.
 fn program_lit(l: Lit) -> i32 {
     if l.is_true() {
@@ -319,8 +332,7 @@ pub fn oll(
                 return Ok(Ended::Stopped);
             }
             // Each engine built goes on where the last one stopped, against one solve limit.
-            let searcher =
-                searcher.with_limit(searcher.limit().after(stats.conflicts, stats.restarts));
+            let searcher = searcher.after(stats.conflicts, stats.restarts);
             let (mut engine, aliases) =
                 match build_within(Arc::clone(&grown), eq, searcher, &go_on)? {
                     Build::Built(built) => built,
@@ -358,17 +370,12 @@ pub fn oll(
                     ));
                 }
                 let step = search(engine.as_mut(), limits, &go_on, stats)?;
-                let below = softs
-                    .iter()
-                    .map(|s| s.weight)
-                    .filter(|&w| w > 0 && w < strat)
-                    .max();
                 match step {
-                    Step::Model(_) if found.is_empty() && below.is_some() => {
+                    Step::Model(_) if found.is_empty() && lighter(&softs, strat).is_some() => {
                         // Every soft of weight `strat` or more can be false: the lighter ones
                         // next, in a new engine (one that reported a model may hold it as
                         // enumerated: the host engine blocks it).
-                        strat = below.expect("a lighter soft");
+                        strat = lighter(&softs, strat).expect("a lighter soft");
                         break;
                     }
                     Step::Model(m) if found.is_empty() => {
