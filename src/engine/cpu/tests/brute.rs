@@ -217,8 +217,18 @@ pub fn to_clingo(p: &Program) -> String {
 
 /// Learning, heuristic, decisions, `--save-progress`, `--fwd-cut`, `--phase-switch`,
 /// `--restarts`.
+type Row = (
+    Learning,
+    Heuristic,
+    Decide,
+    Option<u32>,
+    FwdCut,
+    Option<u64>,
+    RestartPolicy,
+);
+
 #[rustfmt::skip]
-const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>, RestartPolicy); 20] = [
+const CONFIGS: [Row; 20] = [
     (Learning::Res, Heuristic::Occ, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
     (Learning::Res, Heuristic::Jw, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
     (Learning::Res, Heuristic::Activity, Decide::Rules, None, FwdCut::Decisions, None, RestartPolicy::Luby),
@@ -243,6 +253,20 @@ const CONFIGS: [(Learning, Heuristic, Decide, Option<u32>, FwdCut, Option<u64>, 
     (Learning::Fwd, Heuristic::Activity, Decide::Vars, None, FwdCut::Lits, None, RestartPolicy::Local),
 ];
 
+/// The host engine's options of one row of [`CONFIGS`] (one decision turn each).
+fn row_options(row: Row, seed: u64) -> HostOptions {
+    let (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) = row;
+    HostOptions {
+        decide,
+        decide_turn: 1,
+        save_progress,
+        fwd_cut,
+        phase_switch,
+        restarts,
+        ..opts(learning, heuristic, seed)
+    }
+}
+
 #[test]
 fn engine_enumerates_exactly_the_brute_force_answer_sets() {
     let mut nontight = 0;
@@ -253,17 +277,9 @@ fn engine_enumerates_exactly_the_brute_force_answer_sets() {
         total_models += expected.len();
         let g = crate::analyse::analyse(&p).expect("generator makes no unsupported input");
         nontight += !g.tight as usize;
-        for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) in CONFIGS
-        {
-            let o = HostOptions {
-                decide,
-                decide_turn: 1,
-                save_progress,
-                fwd_cut,
-                phase_switch,
-                restarts,
-                ..opts(learning, heuristic, seed)
-            };
+        for row in CONFIGS {
+            let (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) = row;
+            let o = row_options(row, seed);
             // Blocking nogoods, then (resolution only) enumeration by backtracking (`enum_bt`).
             for bt in [false, learning == Learning::Res] {
                 let mut e = engine_for(&p, o);
@@ -316,20 +332,12 @@ fn projective_backtracking_reports_each_brute_force_projection_once() {
         expected.sort();
         expected.dedup();
         classes += expected.len();
-        for (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) in CONFIGS
-        {
+        for row in CONFIGS {
+            let (learning, heuristic, decide, save_progress, fwd_cut, phase_switch, restarts) = row;
             if learning != Learning::Res {
                 continue; // backtracking needs resolution learning
             }
-            let o = HostOptions {
-                decide,
-                decide_turn: 1,
-                save_progress,
-                fwd_cut,
-                phase_switch,
-                restarts,
-                ..opts(learning, heuristic, seed)
-            };
+            let o = row_options(row, seed);
             // From the start, and after a first model whose class is blocked by its nogood
             // (how `wrap::projective` switches).
             for after_first in [false, true] {
