@@ -38,44 +38,73 @@ fn clingo_sets(aspif: &[u8]) -> Sets {
     common::answer_sets(&out)
 }
 
-#[test]
-fn checker_accepts_exactly_clingos_answer_sets() {
-    let (mut compared, mut too_big) = (0, 0);
-    for kind in gen::Kind::ALL {
-        for i in 0..40 {
+/// One generated program: its kind, seed and text, gringo's aspif of it, the program parsed.
+struct Generated {
+    kind: gen::Kind,
+    seed: u64,
+    text: String,
+    aspif: Vec<u8>,
+    program: lparse::Program,
+}
+
+/// The generated programs both tests read: 40 of each kind from seed 7.
+fn generated() -> impl Iterator<Item = Generated> {
+    gen::Kind::ALL.into_iter().flat_map(|kind| {
+        (0..40).map(move |i| {
             let seed = gen::program_seed(7, kind, i);
             let text = gen::generate(kind, seed);
             let aspif = piped("gringo", &[], text.as_bytes());
             let program = lparse::read(&aspif, "gringo").expect("gringo's output parses");
-            if program.max_atom > MAX_ATOMS {
-                too_big += 1;
-                continue;
+            Generated {
+                kind,
+                seed,
+                text,
+                aspif,
+                program,
             }
-            let checker = Checker::new(program.clone());
-            let shown = ShownTable::new(&program);
-            let mut ours = Sets::new();
-            let mut complete = true;
-            for bits in 0u32..(1 << program.max_atom) {
-                let set: Vec<u32> = (1..=program.max_atom)
-                    .filter(|a| bits & (1 << (a - 1)) != 0)
-                    .collect();
-                if let Ok(verdict) = checker.check(&set) {
-                    complete &= verdict.complete();
-                    let mut names: Vec<String> =
-                        shown.shown(&set).into_iter().map(String::from).collect();
-                    names.sort();
-                    *ours.entry(names).or_insert(0) += 1;
-                }
-            }
-            // Every disjunctive program, head-cycle-free or not, is checked in full.
-            assert!(complete, "{kind:?} seed {seed}: a caveat\n{text}");
-            assert_eq!(
-                ours,
-                clingo_sets(&aspif),
-                "{kind:?} seed {seed}: checker vs clingo\n{text}"
-            );
-            compared += 1;
+        })
+    })
+}
+
+#[test]
+fn checker_accepts_exactly_clingos_answer_sets() {
+    let (mut compared, mut too_big) = (0, 0);
+    for Generated {
+        kind,
+        seed,
+        text,
+        aspif,
+        program,
+    } in generated()
+    {
+        if program.max_atom > MAX_ATOMS {
+            too_big += 1;
+            continue;
         }
+        let checker = Checker::new(program.clone());
+        let shown = ShownTable::new(&program);
+        let mut ours = Sets::new();
+        let mut complete = true;
+        for bits in 0u32..(1 << program.max_atom) {
+            let set: Vec<u32> = (1..=program.max_atom)
+                .filter(|a| bits & (1 << (a - 1)) != 0)
+                .collect();
+            if let Ok(verdict) = checker.check(&set) {
+                complete &= verdict.complete();
+                let mut names: Vec<String> =
+                    shown.shown(&set).into_iter().map(String::from).collect();
+                names.sort();
+                *ours.entry(names).or_insert(0) += 1;
+            }
+        }
+        // Every disjunctive program, head-cycle-free or not, is checked in full.
+        assert!(complete, "{kind:?} seed {seed}: a caveat\n{text}");
+        assert_eq!(
+            ours,
+            clingo_sets(&aspif),
+            "{kind:?} seed {seed}: checker vs clingo\n{text}"
+        );
+        compared += 1;
     }
     println!("{compared} programs compared, {too_big} too big");
     assert!(
@@ -92,49 +121,49 @@ fn checker_accepts_exactly_clingos_answer_sets() {
 fn incremental_checks_agree_with_the_whole_check() {
     // Candidates rejected (accepted) by an incremental check.
     let (mut programs, mut rejected, mut passed) = (0, 0, 0);
-    for kind in gen::Kind::ALL {
-        for i in 0..40 {
-            let seed = gen::program_seed(7, kind, i);
-            let text = gen::generate(kind, seed);
-            let aspif = piped("gringo", &[], text.as_bytes());
-            let program = lparse::read(&aspif, "gringo").expect("gringo's output parses");
-            let n = program.max_atom;
-            if n > MAX_ATOMS {
-                continue;
-            }
-            let whole = Checker::new(program.clone());
-            let set = |bits: u32| -> Vec<u32> {
-                (1..=n).filter(|a| bits & (1 << (a - 1)) != 0).collect()
-            };
-            let accepted: Vec<u32> = (0u32..(1 << n))
-                .filter(|&b| whole.check(&set(b)).is_ok())
-                .collect();
-            let mut inc = whole.incremental();
-            for &a in &accepted {
-                let mut near: Vec<u32> = (0..n).map(|i| a ^ (1 << i)).collect();
-                near.extend((0..n).flat_map(|i| (i + 1..n).map(move |j| a ^ (1 << i) ^ (1 << j))));
-                near.extend(accepted.iter().copied());
-                for b in near {
-                    // From `a` (accepted: the next check is incremental) to `b`.
-                    assert!(inc.check(&set(a)).is_ok(), "{kind:?} seed {seed}\n{text}");
-                    let before = inc.counts.incremental;
-                    let (want, got) = (whole.check(&set(b)), inc.check(&set(b)));
-                    assert_eq!(
-                        got.is_ok(),
-                        want.is_ok(),
-                        "{kind:?} seed {seed}: {:?} after {:?}: incremental {got:?}, whole \
-                         {want:?}\n{text}",
-                        set(b),
-                        set(a)
-                    );
-                    if inc.counts.incremental > before {
-                        rejected += want.is_err() as u64;
-                        passed += want.is_ok() as u64;
-                    }
+    for Generated {
+        kind,
+        seed,
+        text,
+        program,
+        ..
+    } in generated()
+    {
+        let n = program.max_atom;
+        if n > MAX_ATOMS {
+            continue;
+        }
+        let whole = Checker::new(program.clone());
+        let set =
+            |bits: u32| -> Vec<u32> { (1..=n).filter(|a| bits & (1 << (a - 1)) != 0).collect() };
+        let accepted: Vec<u32> = (0u32..(1 << n))
+            .filter(|&b| whole.check(&set(b)).is_ok())
+            .collect();
+        let mut inc = whole.incremental();
+        for &a in &accepted {
+            let mut near: Vec<u32> = (0..n).map(|i| a ^ (1 << i)).collect();
+            near.extend((0..n).flat_map(|i| (i + 1..n).map(move |j| a ^ (1 << i) ^ (1 << j))));
+            near.extend(accepted.iter().copied());
+            for b in near {
+                // From `a` (accepted: the next check is incremental) to `b`.
+                assert!(inc.check(&set(a)).is_ok(), "{kind:?} seed {seed}\n{text}");
+                let before = inc.counts.incremental;
+                let (want, got) = (whole.check(&set(b)), inc.check(&set(b)));
+                assert_eq!(
+                    got.is_ok(),
+                    want.is_ok(),
+                    "{kind:?} seed {seed}: {:?} after {:?}: incremental {got:?}, whole \
+                     {want:?}\n{text}",
+                    set(b),
+                    set(a)
+                );
+                if inc.counts.incremental > before {
+                    rejected += want.is_err() as u64;
+                    passed += want.is_ok() as u64;
                 }
             }
-            programs += 1;
         }
+        programs += 1;
     }
     println!(
         "{programs} programs; incrementally {rejected} candidates rejected, {passed} accepted"
