@@ -48,11 +48,12 @@ def kit(args):
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(sets.ROOT, "target"))
     if not args.no_build:
         _sh(["nice", "cargo", "build", "--release", "--bin", "yasmin-rs", "--example",
-             "gpu_batch"], cwd=sets.ROOT)
+             "gpu_batch", "--example", "cli_batch"], cwd=sets.ROOT)
         _sh(["strip", "-o", os.path.join(k, "yasmin-rs"),
              os.path.join(target, "release", "yasmin-rs")])
-        _sh(["strip", "-o", os.path.join(k, "gpu_batch"),
-             os.path.join(target, "release", "examples", "gpu_batch")])
+        for example in ("gpu_batch", "cli_batch"):
+            _sh(["strip", "-o", os.path.join(k, example),
+                 os.path.join(target, "release", "examples", example)])
     if not any(w.startswith("clingo-") for w in os.listdir(os.path.join(k, "whl"))):
         _sh([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
              "--python-version", "3.12", "--implementation", "cp",
@@ -117,6 +118,37 @@ def models(stdout):
     return next((l.split()[2] for l in stdout.splitlines() if l.startswith("Models")), None)
 
 
+def one_process(kit_dir, out):
+    """Several runs in one process (cli_batch, as the mode matrix runs them): each engine built
+    after another's teardown must find the GPU as the first did. Found by the matrix: the
+    optimisation race dropped its losers on a thread without the CUDA context, which leaked
+    their device memory and failed the next run with CUDA_ERROR_INVALID_CONTEXT."""
+    batch = os.path.join(kit_dir, "cli_batch")
+    if not os.path.exists(batch):
+        print("one process: no %s (scripts/bench device kit builds it)" % batch)
+        return 0
+    runs = [(["--engine=gpu"], "cover"), (["--engine=gpu", "--opt-strategy=usc"], "cover"),
+            (["--engine=gpu"], "cover"), (["--engine=auto"], "cover"),
+            (["--engine=gpu", "--opt-strategy=usc"], "cover"), (["--engine=gpu"], "queens")]
+    jobs = os.path.join(out, "one-process.jobs")
+    with open(jobs, "w") as f:
+        for i, (extra, name) in enumerate(runs):
+            f.write("\t".join([os.path.join(out, "one-process-%d.out" % i),
+                               "examples/%s.aspif" % name, "-n", "0", "-q"] + extra) + "\n")
+    p = subprocess.run([batch, jobs], capture_output=True, text=True)
+    fails = 0
+    for i, (extra, name) in enumerate(runs):
+        with open(os.path.join(out, "one-process-%d.out" % i)) as f:
+            text = f.read()
+        got = optimum(text) if name == "cover" else models(text)
+        want = dict(SMOKE_OPT).get(name) or str(dict(SMOKE)[name])
+        if got != want:
+            fails += 1
+            print("SMOKE FAIL one process, run %d (%s %s): %s, want %s; %s"
+                  % (i + 1, name, " ".join(extra), got, want, p.stderr.strip()[-300:]))
+    return fails
+
+
 def smoke(args):
     binary = os.path.join(args.kit, "yasmin-rs")
     out = os.environ.get("OUT", "/tmp/out")
@@ -174,6 +206,7 @@ def smoke(args):
                 print("SMOKE FAIL %s --engine=gpu %s: exit %d, host engine exit %d; %s"
                       % (name, " ".join(extra), p.returncode, want.returncode,
                          p.stderr.strip()[:200]))
+    fails += one_process(args.kit, out)
     p = subprocess.run([binary, "examples/queens.aspif", "-n", "1", "--stats"],
                        capture_output=True, text=True)
     # Where a small run's time goes on this machine: the driver's start (the GPUs phase)

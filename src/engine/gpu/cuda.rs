@@ -28,7 +28,7 @@ use cudarc::driver::sys::CUresult;
 const WARPS: u32 = 4;
 
 pub struct CudaMemory {
-    _ctx: Arc<CudaContext>,
+    ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     func: CudaFunction,
     _p32: Vec<CudaSlice<u32>>,
@@ -52,6 +52,17 @@ pub struct CudaMemory {
     pub image_origin: &'static str,
     /// Where the set-up's time went (`--stats`).
     pub setup: GpuSetup,
+}
+
+/// The device memory is freed as the fields drop, and cudarc frees a buffer (`cuMemFreeAsync`)
+/// without making its context current: an engine dropped on a thread that never used the GPU
+/// (a race drops its losers on a thread of their own) would leak every buffer and leave
+/// `CUDA_ERROR_INVALID_CONTEXT` recorded in the context, where the next engine of the process
+/// finds it as its own first error. So the context is made current here first.
+impl Drop for CudaMemory {
+    fn drop(&mut self) {
+        let _ = self.ctx.bind_to_thread();
+    }
 }
 
 /// A GPU's context and the search kernel loaded into it, made once per process and GPU
@@ -314,7 +325,7 @@ impl CudaMemory {
             .map_err(|e| engine_error("uploading the program", e))?;
         setup.memory = t0.elapsed() - kernel_ready;
         Ok(CudaMemory {
-            _ctx: ctx,
+            ctx,
             stream,
             func,
             _p32: p32,
