@@ -55,6 +55,7 @@ fn parse_args() -> Result<Args, String> {
         opts: DeviceOptions {
             learning: Learning::Res,
             heuristic: Heuristic::Activity,
+            decide: yasmin_rs::engine::GpuDecide::Vsids,
             seed: 0,
             sums: Sums::Translate,
             searches: None,

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 pub use crate::engine::options::{Configuration, CONFIGURATIONS};
 pub use crate::engine::{
-    Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, SolveLimit, Sums,
+    Decide, FwdCut, GpuDecide, Heuristic, Learning, RestartPolicy, SaveProgress, SolveLimit, Sums,
 };
 pub use crate::output::Quiet;
 
@@ -326,6 +326,10 @@ pub struct Config {
     #[arg(long = "emulated-gpus", value_name = "N", hide = true,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub emulated_gpus: Option<u32>,
+
+    /// GPU engine: how each search picks its next decision variable.
+    #[arg(long = "gpu-decide", value_enum, default_value = "vsids", help_heading = SOLVING)]
+    pub gpu_decide: GpuDecide,
 
     /// GPU engine: half the searches split the space into 2^K cubes for UNSAT proofs; 0 is off
     /// [default: from the searches].

@@ -2,7 +2,8 @@
 //! `enum`, `enum,B`, `opt,B`, brave, cautious, `--project` with `#project` and with `#show`) ×
 //! every kind of generated program (tight, non-tight, choice, aggregates, `#minimize` with
 //! several priorities and negative weights, head-cycle-free and other disjunction, mixes) ×
-//! the engines `--engine=cpu -t 1`, `-t 4` and `--engine=emu` (the GPU kernel on the host),
+//! the engines `--engine=cpu -t 1`, `-t 4` and `--engine=emu` (the GPU kernel on the host, its
+//! searches deciding by activity, the default, and by `--gpu-decide=vmtf`),
 //! and core-guided optimisation (`--opt-strategy=usc`) on one host thread and on the emulated
 //! GPU engine in its modes (opt, optN), each run against clingo 5.8 (in-process, `--eq=0`, its text output).
 //!
@@ -27,7 +28,7 @@ fn matrix(seed: u64, count: u64) {
             "matrix",
             "run",
             "--engines",
-            "cpu1,cpu4,emu,cpu1-usc,emu-usc",
+            "cpu1,cpu4,emu,emu-vmtf,cpu1-usc,emu-usc",
             "--bin",
             BIN,
         ])

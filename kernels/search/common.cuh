@@ -24,6 +24,7 @@ typedef unsigned char u8;
 #include <stdint.h>
 #include <time.h>
 #define YS_D static inline
+#define YS_D_OUT static
 #define YS_WARP 1u
 #define YS_LANE 0u
 static inline void ys_sync() {}
@@ -54,8 +55,20 @@ static inline u64 ys_now_ns() {
 // The clock the time split counts in (YSM_C_CY_*: only their ratios are read).
 static inline u64 ys_clock() { return ys_now_ns(); }
 template <class T> static inline T ys_vol(const T& x) { return x; }
+static inline float ys_u2f(u32 x) {
+    float f;
+    __builtin_memcpy(&f, &x, 4);
+    return f;
+}
+static inline u32 ys_f2u(float f) {
+    u32 x;
+    __builtin_memcpy(&x, &f, 4);
+    return x;
+}
 #else
 #define YS_D __device__ __forceinline__
+// Out of line: a cold or serial step whose registers would otherwise add to the search loop's.
+#define YS_D_OUT __device__ __noinline__
 #define YS_WARP 32u
 #define YS_LANE (threadIdx.x & 31u)
 #define YS_FULL 0xffffffffu
@@ -74,6 +87,8 @@ __device__ __forceinline__ u64 ys_now_ns() {
 }
 __device__ __forceinline__ u64 ys_clock() { return clock64(); }
 template <class T> __device__ __forceinline__ T ys_vol(const T& x) { return *(const volatile T*)&x; }
+__device__ __forceinline__ float ys_u2f(u32 x) { return __uint_as_float(x); }
+__device__ __forceinline__ u32 ys_f2u(float f) { return __float_as_uint(f); }
 #endif
 
 // ---- literals (src/lit.rs): T v = 2v, F v = 2v + 1 ----
@@ -199,6 +214,7 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_CFG_SEED 4
 #define YSM_CFG_SAVE 5       // 1: phase saving
 #define YSM_CFG_CUBE 6       // 1: the search works on cubes (cube.cuh) while any are left
+#define YSM_CFG_DECIDE 7     // YSM_DECIDE_*: how the next decision variable is chosen (decide.cuh)
 #define YSM_CFG_WORDS 8
 
 #define YSM_SIGN_ASP 0     // atoms false, bodies and auxiliaries true (clasp's sign heuristic)
@@ -208,6 +224,8 @@ YS_D u32 lfalse(u32 v) { return (v << 1) | 1u; }
 #define YSM_ORDER_INDEX 0  // initial queue: variables by index (the last decided first)
 #define YSM_ORDER_STATIC 1 // the static order: by occurrences or Jeroslow-Wang (best first)
 #define YSM_ORDER_RANDOM 2 // a random permutation from the seed
+#define YSM_DECIDE_VMTF 0  // the most recently bumped unassigned variable (a queue)
+#define YSM_DECIDE_VSIDS 1 // the unassigned variable of highest activity (a heap)
 
 // ---- the global words (one array for all searches) ----
 #define YSM_G_MODELS 0     // searches that found a model during the slice

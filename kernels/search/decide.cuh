@@ -1,15 +1,174 @@
-// decide.cuh — decisions of one search in O(1) amortised: a VMTF queue (CaDiCaL's variable
-// move-to-front) over all variables, with the sign from the saved phase or the search's sign
+// decide.cuh — decisions of one search: the next variable from a VMTF queue (CaDiCaL's variable
+// move-to-front, O(1) amortised) or from a VSIDS heap (MiniSat's activity, as the host engine
+// decides), by the search's YSM_CFG_DECIDE; the sign from the saved phase or the search's sign
 // policy; and the backjump that undoes levels.
 //
-// Invariant: the queue is a doubly linked list (prev/next, H_VQ_FIRST .. H_VQ_LAST) with enqueue
-// stamps increasing towards LAST; every variable more recently enqueued than H_VQ_SEARCH is
-// assigned (H_VQ_SEARCH = YSM_NONE: every variable is assigned).
+// Invariant (VMTF): the queue is a doubly linked list (prev/next, H_VQ_FIRST .. H_VQ_LAST) with
+// enqueue stamps increasing towards LAST; every variable more recently enqueued than
+// H_VQ_SEARCH is assigned (H_VQ_SEARCH = YSM_NONE: every variable is assigned).
+// Invariant (VSIDS): the same three arrays hold a binary max-heap on activity — next[i] the
+// variable in slot i, prev[v] the slot of v (YSM_NONE: not in the heap), stamp[v] v's activity
+// (a float's bits) — with H_VQ_FIRST slots; H_VQ_STAMP the bump increment (a float's bits).
+// Every unassigned variable is in the heap (assigned ones may be too: they leave it when they
+// reach the top), so an empty heap means every variable is assigned.
 
 #include "propagate.cuh"
 
-// Move v to the end of the queue (lane 0 only).
+// Activity keeps this fraction per conflict (the host engine's DECAY, clasp's Vsids,92).
+#define YSM_VSIDS_DECAY 0.92f
+// Past this increment every activity and the increment are scaled down by YSM_VSIDS_SCALE:
+// an activity is at most about inc / (1 - decay) + a prior, far below a float's 3.4e38.
+#define YSM_VSIDS_LIMIT 1e30f
+#define YSM_VSIDS_SCALE 1e-30f
+
+YS_D bool vsids(const Srch& s) { return s.cfg[YSM_CFG_DECIDE] == YSM_DECIDE_VSIDS; }
+YS_D float activity(const Srch& s, u32 v) { return ys_u2f(s.stamp[v]); }
+
+// The heap's arrays. The steps below are out of line: inlined where the search calls them
+// (the backjumps, the bumps) they raised the kernel's registers from 130 to 146, a quarter
+// fewer resident searches.
+struct Heap {
+    u32* slot;  // next: the variable in slot i
+    u32* pos;   // prev: the slot of v, or YSM_NONE
+    u32* act;   // stamp: v's activity (a float's bits)
+    u32* H;
+};
+YS_D Heap heap_of(const Srch& s) { return Heap{s.next, s.prev, s.stamp, s.H}; }
+
+// Move the entry in slot i up to its place (lane 0).
+YS_D void heap_up(Heap h, u32 i) {
+    u32 v = h.slot[i];
+    float a = ys_u2f(h.act[v]);
+    while (i > 0) {
+        u32 p = (i - 1) >> 1, w = h.slot[p];
+        if (!(a > ys_u2f(h.act[w]))) break;
+        h.slot[i] = w;
+        h.pos[w] = i;
+        i = p;
+    }
+    h.slot[i] = v;
+    h.pos[v] = i;
+}
+
+// Move the entry in slot i down to its place (lane 0).
+YS_D void heap_down(Heap h, u32 i) {
+    u32 n = h.H[YSM_H_VQ_FIRST];
+    u32 v = h.slot[i];
+    float a = ys_u2f(h.act[v]);
+    for (;;) {
+        u32 c = 2 * i + 1;
+        if (c >= n) break;
+        u32 cv = h.slot[c];
+        float ca = ys_u2f(h.act[cv]);
+        if (c + 1 < n) {
+            u32 dv = h.slot[c + 1];
+            float da = ys_u2f(h.act[dv]);
+            if (da > ca) {
+                c += 1;
+                cv = dv;
+                ca = da;
+            }
+        }
+        if (!(ca > a)) break;
+        h.slot[i] = cv;
+        h.pos[cv] = i;
+        i = c;
+    }
+    h.slot[i] = v;
+    h.pos[v] = i;
+}
+
+// Put v back into the heap unless it is there (lane 0).
+YS_D_OUT void heap_insert(const Srch& s, u32 v) {
+    Heap h = heap_of(s);
+    if (h.pos[v] != YSM_NONE) return;
+    u32 n = h.H[YSM_H_VQ_FIRST]++;
+    h.slot[n] = v;
+    h.pos[v] = n;
+    heap_up(h, n);
+}
+
+// Take the top out of the heap (lane 0; the heap is not empty).
+YS_D_OUT void heap_pop(const Srch& s) {
+    Heap h = heap_of(s);
+    u32 n = --h.H[YSM_H_VQ_FIRST];
+    u32 top = h.slot[0];
+    h.pos[top] = YSM_NONE;
+    if (n > 0) {
+        u32 last = h.slot[n];
+        h.slot[0] = last;
+        h.pos[last] = 0;
+        heap_down(h, 0);
+    }
+}
+
+// VSIDS: v took part in a conflict (lane 0).
+YS_D_OUT void vsids_bump(const Srch& s, u32 v) {
+    Heap h = heap_of(s);
+    h.act[v] = ys_f2u(ys_u2f(h.act[v]) + ys_u2f(h.H[YSM_H_VQ_STAMP]));
+    u32 p = h.pos[v];
+    if (p != YSM_NONE) heap_up(h, p);
+}
+
+// VSIDS: age every activity by growing the increment, once per conflict (all lanes). Scaling
+// every activity by one factor keeps the heap's order (rounding is monotone).
+YS_D void vsids_decay(const Prog& P, const Srch& s) {
+    if (!vsids(s)) return;
+    float inc = ys_u2f(s.H[YSM_H_VQ_STAMP]) * (1.0f / YSM_VSIDS_DECAY);
+    ys_sync();  // every lane has read the increment
+    if (inc > YSM_VSIDS_LIMIT) {
+        for (u32 v = 1 + YS_LANE; v < P.num_vars; v += YS_WARP) {
+            s.stamp[v] = ys_f2u(activity(s, v) * YSM_VSIDS_SCALE);
+        }
+        inc *= YSM_VSIDS_SCALE;
+    }
+    ys_sync();
+    if (YS_LANE == 0) s.H[YSM_H_VQ_STAMP] = ys_f2u(inc);
+    ys_sync();
+}
+
+// The first decisions' order (`order`: the variables 1..nv-1, the first decided last), as the
+// VMTF queue or as the VSIDS heap with a prior activity below one bump that ranks them in that
+// order (all lanes).
+YS_D void decide_init(const Prog& P, const Srch& s, const u32* order) {
+    const u32 nv = P.num_vars;
+    if (vsids(s)) {
+        for (u32 k = YS_LANE; k + 1 < nv; k += YS_WARP) {
+            u32 i = nv - 2 - k, v = order[k];  // slot i: sorted, so a heap
+            s.next[i] = v;
+            s.prev[v] = i;
+            s.stamp[v] = ys_f2u(1e-3f * (float)(k + 1) / (float)nv);
+        }
+        ys_sync();
+        if (YS_LANE == 0) {
+            s.H[YSM_H_VQ_FIRST] = nv > 1 ? nv - 1 : 0;
+            s.H[YSM_H_VQ_STAMP] = ys_f2u(1.0f);
+        }
+        ys_sync();
+        return;
+    }
+    for (u32 k = YS_LANE; k + 1 < nv; k += YS_WARP) {
+        u32 v = order[k];
+        s.prev[v] = k > 0 ? order[k - 1] : YSM_NONE;
+        s.next[v] = k + 2 < nv ? order[k + 1] : YSM_NONE;
+        s.stamp[v] = k + 1;
+    }
+    ys_sync();
+    if (YS_LANE == 0) {
+        s.H[YSM_H_VQ_FIRST] = nv > 1 ? order[0] : YSM_NONE;
+        s.H[YSM_H_VQ_LAST] = nv > 1 ? order[nv - 2] : YSM_NONE;
+        s.H[YSM_H_VQ_SEARCH] = s.H[YSM_H_VQ_LAST];
+        s.H[YSM_H_VQ_STAMP] = nv;
+    }
+    ys_sync();
+}
+
+// Move v to the end of the queue, or bump its activity (lane 0 only).
 YS_D void vmtf_bump(const Srch& s, u32 v) {
+    if (vsids(s)) {
+        vsids_bump(s, v);
+        return;
+    }
     u32* H = s.H;
     if (H[YSM_H_VQ_LAST] != v) {
         u32 pv = s.prev[v], nx = s.next[v];
@@ -37,7 +196,16 @@ YS_D void vmtf_bump(const Srch& s, u32 v) {
 // YSM_PICK_STEPS assigned ones (all lanes).
 YS_D u32 pick_var(const Srch& s) {
     u32 v = YSM_NONE;
-    if (YS_LANE == 0) {
+    if (YS_LANE == 0 && vsids(s)) {
+        // Assigned variables leave the heap when they reach its top.
+        u32 steps = 0;
+        while (s.H[YSM_H_VQ_FIRST] > 0 && s.asg[s.next[0]] != 0 && steps < YSM_PICK_STEPS) {
+            heap_pop(s);
+            ++steps;
+        }
+        v = s.H[YSM_H_VQ_FIRST] == 0 ? YSM_NONE : s.next[0];
+        if (v != YSM_NONE && s.asg[v] != 0) v = YSM_PICK_LATER;
+    } else if (YS_LANE == 0) {
         v = s.H[YSM_H_VQ_SEARCH];
         u32 steps = 0;
         while (v != YSM_NONE && s.asg[v] != 0 && steps < YSM_PICK_STEPS) {
@@ -99,15 +267,34 @@ YS_D void backjump(const Prog& P, const Srch& s, u32 target) {
         // The native sums give back what they counted of the processed entries.
         sums_undo(P, s, from, qh < to ? qh : to);
         u32 best = 0, bestv = YSM_NONE;
-        bool save = s.cfg[YSM_CFG_SAVE] != 0;
-        for (u32 k = from + lane; k < to; k += YS_WARP) {
-            u32 v = lvar(s.trail[k]);
-            if (save) s.phase[v] = s.asg[v] > 0 ? 1u : 2u;
-            s.asg[v] = 0;
-            u32 st = s.stamp[v];
-            if (st > best) {
-                best = st;
-                bestv = v;
+        bool save = s.cfg[YSM_CFG_SAVE] != 0, heap = vsids(s);
+        for (u32 k0 = from; k0 < to; k0 += YS_WARP) {
+            u32 k = k0 + lane;
+            u32 v = k < to ? lvar(s.trail[k]) : YSM_NONE;
+            bool out = false;
+            if (v != YSM_NONE) {
+                if (save) s.phase[v] = s.asg[v] > 0 ? 1u : 2u;
+                s.asg[v] = 0;
+                if (heap) {
+                    out = s.prev[v] == YSM_NONE;
+                } else {
+                    u32 st = s.stamp[v];
+                    if (st > best) {
+                        best = st;
+                        bestv = v;
+                    }
+                }
+            }
+            if (heap) {
+                // The unassigned variables that left the heap go back in (lane 0, in turn).
+                u32 outs = ys_ballot(out);
+                while (outs) {
+                    u32 j = ys_ffs(outs) - 1;
+                    outs &= outs - 1;
+                    u32 w = ys_shfl(v, j);
+                    if (lane == 0) heap_insert(s, w);
+                }
+                ys_sync();
             }
         }
         u32 m = ys_max(best);
@@ -117,7 +304,7 @@ YS_D void backjump(const Prog& P, const Srch& s, u32 target) {
         if (lane == 0) {
             u32* H = s.H;
             u32 cur = H[YSM_H_VQ_SEARCH];
-            if (v != YSM_NONE && (cur == YSM_NONE || s.stamp[v] > s.stamp[cur])) H[YSM_H_VQ_SEARCH] = v;
+            if (!heap && v != YSM_NONE && (cur == YSM_NONE || s.stamp[v] > s.stamp[cur])) H[YSM_H_VQ_SEARCH] = v;
             H[YSM_H_TRAIL] = from;
             if (H[YSM_H_QHEAD] > from) H[YSM_H_QHEAD] = from;
             H[YSM_H_LEVEL] = target;

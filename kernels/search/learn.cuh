@@ -391,4 +391,5 @@ YS_D void resolve(const Prog& P, const Geo& g, const Srch& s, u32 ref, bool perm
     }
     ys_sync();
     bump_analysed(P, s, ref == YSM_INJECT ? YSM_NONE : ref);
+    vsids_decay(P, s);
 }

@@ -44,7 +44,7 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         const u32* l = P.ng_lits + P.ng_off[P.first_long + j];
         s.wpair[j] = ((u64)l[1] << 32) | (u64)l[0];
     }
-    // The VMTF queue: scratch holds the order, the first decided last.
+    // The first decisions' order (decide_init): scratch holds it, the first decided last.
     u32 order = s.cfg[YSM_CFG_ORDER];
     for (u32 k = lane; k + 1 < nv; k += YS_WARP) {
         s.scratch[k] = order == YSM_ORDER_STATIC ? P.order_static[nv - 2 - k] : k + 1;
@@ -64,13 +64,11 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
     ys_sync();
     for (u32 k = lane; k + 1 < nv; k += YS_WARP) {
         u32 v = s.scratch[k];
-        s.prev[v] = k > 0 ? s.scratch[k - 1] : YSM_NONE;
-        s.next[v] = k + 2 < nv ? s.scratch[k + 1] : YSM_NONE;
-        s.stamp[v] = k + 1;
         s.asg[v] = 0;
         s.phase[v] = 0;
     }
     ys_sync();
+    decide_init(P, s, s.scratch);
     if (lane == 0) {
         H[YSM_H_LEVEL] = 1;
         H[YSM_H_TRAIL] = 0;
@@ -81,10 +79,6 @@ YS_D void search_init(const Prog& P, const Geo& g, const Srch& s) {
         H[YSM_H_LCOUNT] = 0;
         H[YSM_H_POOL_BUMP] = P.img_blocks;
         H[YSM_H_POOL_FREE] = YSM_NONE;
-        H[YSM_H_VQ_FIRST] = nv > 1 ? s.scratch[0] : YSM_NONE;
-        H[YSM_H_VQ_LAST] = nv > 1 ? s.scratch[nv - 2] : YSM_NONE;
-        H[YSM_H_VQ_SEARCH] = H[YSM_H_VQ_LAST];
-        H[YSM_H_VQ_STAMP] = nv;
         H[YSM_H_LUBY] = 0;
         u32 unit = s.cfg[YSM_CFG_RESTART];
         H[YSM_H_RESTART_LEFT] = unit ? unit * luby(0) : YSM_NONE;

@@ -66,6 +66,11 @@ ENGINES = {
     "gpu-usc": ["--engine=gpu", "--opt-strategy=usc"],
     # The GPU engine's optimisation modes alone (opt: branch and bound racing OLL).
     "gpu-opt": ["--engine=gpu"],
+    # The GPU engine's searches deciding by recency (a VMTF queue; the default is activity),
+    # every search or every other.
+    "emu-vmtf": ["--engine=emu", "--gpu-decide=vmtf"],
+    "gpu-vmtf": ["--engine=gpu", "--gpu-decide=vmtf"],
+    "gpu-mixed": ["--engine=gpu", "--gpu-decide=mixed"],
 }
 # The modes an engine runs, where not all.
 ENGINE_MODES = {e: {"optN", "opt"} for e in ("cpu1-usc", "emu-usc", "gpu-usc", "gpu-opt")}
@@ -312,7 +317,7 @@ def engine_args(engine, pid):
     args += ["--learning", ["res", "fwd"][i % 2]]
     if i % 5 == 2:
         args += ["--eq=0"]
-    if engine in ("emu", "auto-emu", "emu-usc"):
+    if engine in ("emu", "auto-emu", "emu-usc", "emu-vmtf"):
         args += ["--gpu-searches", str(1 + i % 8)]
     if engine == "cpu1" and i % 3 == 1:
         args += ["--decide=vars"]

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::engine::options::{self, Configuration};
 use crate::engine::{
-    Decide, FwdCut, Heuristic, Learning, RestartPolicy, SaveProgress, SolveLimit, Sums,
+    Decide, FwdCut, GpuDecide, Heuristic, Learning, RestartPolicy, SaveProgress, SolveLimit, Sums,
 };
 use crate::output::Quiet;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -52,6 +52,12 @@ values!(Heuristic {
     Occ => "occ", "occurrences in the input nogoods";
     Jw => "jw", "Jeroslow-Wang: occurrences weighted by 2^-length";
     Domain => "domain", "activity steered by #heuristic directives (host engine, --decide=vars)";
+});
+
+values!(GpuDecide {
+    Vmtf => "vmtf", "the most recently bumped variable (CaDiCaL's move-to-front queue)";
+    Vsids => "vsids", "the variable of highest activity (MiniSat's heap, as the host engine)";
+    Mixed => "mixed", "every other search each";
 });
 
 values!(Sums {

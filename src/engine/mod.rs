@@ -13,7 +13,7 @@ pub mod restart;
 pub mod stats;
 
 pub use options::{
-    Decide, DeviceOptions, FwdCut, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
+    Decide, DeviceOptions, FwdCut, GpuDecide, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
     SolveLimit, Sums,
 };
 pub use stats::Stats;

@@ -19,6 +19,18 @@ pub enum Learning {
     Fwd,
 }
 
+/// How each of the GPU engine's searches picks its next decision variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GpuDecide {
+    /// CaDiCaL's variable move-to-front queue: the most recently bumped unassigned variable.
+    Vmtf,
+    /// MiniSat's activity heap (the host engine's `activity`): the unassigned variable of
+    /// highest activity, bumped in conflicts and decayed per conflict.
+    Vsids,
+    /// Every other search each.
+    Mixed,
+}
+
 /// The decision ranking (both engines).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Heuristic {
@@ -154,6 +166,8 @@ pub struct HostOptions {
 pub struct DeviceOptions {
     pub learning: Learning,
     pub heuristic: Heuristic,
+    /// How the searches pick their decision variables.
+    pub decide: GpuDecide,
     pub seed: u64,
     /// Sum bodies native or translated (the completion must match: `run::plan::Plan::device_sums`).
     pub sums: Sums,

@@ -39,6 +39,7 @@ fn device_opts(searches: u32, seed: u64) -> DeviceOptions {
     DeviceOptions {
         learning: Learning::Res,
         heuristic: Heuristic::Activity,
+        decide: crate::engine::GpuDecide::Vsids,
         seed,
         sums: crate::engine::Sums::Translate,
         searches: Some(searches),

@@ -260,6 +260,7 @@ fn emulated_with(
     let opts = crate::engine::DeviceOptions {
         learning: Learning::Res,
         heuristic: Heuristic::Activity,
+        decide: crate::engine::GpuDecide::Vsids,
         seed,
         sums: crate::engine::Sums::Native,
         searches: Some(4),

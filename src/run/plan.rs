@@ -202,6 +202,7 @@ pub fn device_options(c: &Config) -> DeviceOptions {
     DeviceOptions {
         learning: c.learning.unwrap_or(Learning::Res),
         heuristic: c.heuristic.unwrap_or(Heuristic::Activity),
+        decide: c.gpu_decide,
         seed: c.seed,
         sums: c.sums,
         searches: c.gpu_searches,

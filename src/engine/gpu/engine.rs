@@ -113,7 +113,7 @@ impl Layout {
         let mut global = split::global_words(&self.candidates[..k], o.split);
         global.resize(g::WORDS + self.assume_cap, 0);
         (
-            search_rows::configure(n, o.learning, o.heuristic, o.seed, k > 0),
+            search_rows::configure(n, o.learning, o.heuristic, o.decide, o.seed, k > 0),
             global,
         )
     }

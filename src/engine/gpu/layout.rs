@@ -123,6 +123,8 @@ pub mod cfg {
     pub const SEED: usize = 4;
     pub const SAVE: usize = 5;
     pub const CUBE: usize = 6;
+    /// 1: VSIDS decisions (`YSM_DECIDE_VSIDS`), 0: VMTF.
+    pub const DECIDE: usize = 7;
 }
 
 /// The program as every search reads it.

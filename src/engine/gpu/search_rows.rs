@@ -7,7 +7,7 @@
 //! which that heuristic ranks); with `activity` each row's own. Row 0 is the default search.
 
 use super::layout::{cfg, CFG_WORDS};
-use crate::engine::{Heuristic, Learning};
+use crate::engine::{GpuDecide, Heuristic, Learning};
 
 /// Sign policies (`YSM_SIGN_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +104,7 @@ pub fn configure(
     n: usize,
     learning: Learning,
     heuristic: Heuristic,
+    decide: GpuDecide,
     seed: u64,
     split: bool,
 ) -> Vec<u32> {
@@ -121,6 +122,11 @@ pub fn configure(
         w[cfg::SEED] = (seed as u32).wrapping_mul(1_000_003).wrapping_add(i as u32);
         w[cfg::SAVE] = u32::from(r.save_phase);
         w[cfg::CUBE] = u32::from(split && super::split::takes_cubes(i, n));
+        w[cfg::DECIDE] = u32::from(match decide {
+            GpuDecide::Vmtf => false,
+            GpuDecide::Vsids => true,
+            GpuDecide::Mixed => i % 2 == 1,
+        });
     }
     out
 }
@@ -155,7 +161,7 @@ mod tests {
 
     #[test]
     fn searches_cycle_through_the_rows_with_their_own_seeds() {
-        let c = configure(10, Learning::Res, Heuristic::Activity, 1, true);
+        let c = configure(10, Learning::Res, Heuristic::Activity, GpuDecide::Vmtf, 1, true);
         let row = |i: usize| &c[i * CFG_WORDS..(i + 1) * CFG_WORDS];
         assert_eq!(row(0)[cfg::RESTART], ROWS[0].restart);
         assert_eq!(row(8)[cfg::RESTART], ROWS[0].restart);
@@ -163,14 +169,14 @@ mod tests {
         assert_eq!(row(3)[cfg::SIGN], Sign::Random as u32);
         assert!((0..10).all(|i| row(i)[cfg::LEARNING] == 0));
         assert_eq!((0..10).filter(|&i| row(i)[cfg::CUBE] == 1).count(), 5);
-        assert!(configure(10, Learning::Res, Heuristic::Activity, 1, false)
+        assert!(configure(10, Learning::Res, Heuristic::Activity, GpuDecide::Vmtf, 1, false)
             .chunks(CFG_WORDS)
             .all(|w| w[cfg::CUBE] == 0));
-        let f = configure(2, Learning::Fwd, Heuristic::Activity, 1, false);
+        let f = configure(2, Learning::Fwd, Heuristic::Activity, GpuDecide::Vmtf, 1, false);
         assert_eq!(f[cfg::LEARNING], 1);
         assert_eq!(row(2)[cfg::ORDER], Order::Random as u32);
         // A static heuristic: every search starts from the static order.
-        let jw = configure(10, Learning::Res, Heuristic::Jw, 1, false);
+        let jw = configure(10, Learning::Res, Heuristic::Jw, GpuDecide::Vmtf, 1, false);
         assert!(jw
             .chunks(CFG_WORDS)
             .all(|w| w[cfg::ORDER] == Order::Static as u32));
