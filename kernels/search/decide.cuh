@@ -8,11 +8,15 @@
 // H_VQ_SEARCH is assigned (H_VQ_SEARCH = YSM_NONE: every variable is assigned).
 // Invariant (VSIDS): the same three arrays hold a binary max-heap on activity — next[i] the
 // variable in slot i, prev[v] the slot of v (YSM_NONE: not in the heap), stamp[v] v's activity
-// (a float's bits) — with H_VQ_FIRST slots; H_VQ_STAMP the bump increment (a float's bits).
+// (a float's bits) — with H_HEAP_N slots; H_ACT_INC the bump increment (a float's bits).
 // Every unassigned variable is in the heap (assigned ones may be too: they leave it when they
 // reach the top), so an empty heap means every variable is assigned.
 
 #include "propagate.cuh"
+
+// The queue's header words, read as the heap's (a search uses one of the two).
+#define YSM_H_HEAP_N YSM_H_VQ_FIRST
+#define YSM_H_ACT_INC YSM_H_VQ_STAMP
 
 // Activity keeps this fraction per conflict (the host engine's DECAY, clasp's Vsids,92).
 #define YSM_VSIDS_DECAY 0.92f
@@ -24,9 +28,9 @@
 YS_D bool vsids(const Srch& s) { return s.cfg[YSM_CFG_DECIDE] == YSM_DECIDE_VSIDS; }
 YS_D float activity(const Srch& s, u32 v) { return ys_u2f(s.stamp[v]); }
 
-// The heap's arrays. The steps below are out of line: inlined where the search calls them
-// (the backjumps, the bumps) they raised the kernel's registers from 130 to 146, a quarter
-// fewer resident searches.
+// The heap's arrays. Its entry points (insert, pop, bump) are out of line: inlined where the
+// search calls them (the backjumps, the bumps) they raised the kernel's registers from 130 to
+// 146, a quarter fewer resident searches.
 struct Heap {
     u32* slot;  // next: the variable in slot i
     u32* pos;   // prev: the slot of v, or YSM_NONE
@@ -52,7 +56,7 @@ YS_D void heap_up(Heap h, u32 i) {
 
 // Move the entry in slot i down to its place (lane 0).
 YS_D void heap_down(Heap h, u32 i) {
-    u32 n = h.H[YSM_H_VQ_FIRST];
+    u32 n = h.H[YSM_H_HEAP_N];
     u32 v = h.slot[i];
     float a = ys_u2f(h.act[v]);
     for (;;) {
@@ -82,7 +86,7 @@ YS_D void heap_down(Heap h, u32 i) {
 YS_D_OUT void heap_insert(const Srch& s, u32 v) {
     Heap h = heap_of(s);
     if (h.pos[v] != YSM_NONE) return;
-    u32 n = h.H[YSM_H_VQ_FIRST]++;
+    u32 n = h.H[YSM_H_HEAP_N]++;
     h.slot[n] = v;
     h.pos[v] = n;
     heap_up(h, n);
@@ -91,7 +95,7 @@ YS_D_OUT void heap_insert(const Srch& s, u32 v) {
 // Take the top out of the heap (lane 0; the heap is not empty).
 YS_D_OUT void heap_pop(const Srch& s) {
     Heap h = heap_of(s);
-    u32 n = --h.H[YSM_H_VQ_FIRST];
+    u32 n = --h.H[YSM_H_HEAP_N];
     u32 top = h.slot[0];
     h.pos[top] = YSM_NONE;
     if (n > 0) {
@@ -105,7 +109,7 @@ YS_D_OUT void heap_pop(const Srch& s) {
 // VSIDS: v took part in a conflict (lane 0).
 YS_D_OUT void vsids_bump(const Srch& s, u32 v) {
     Heap h = heap_of(s);
-    h.act[v] = ys_f2u(ys_u2f(h.act[v]) + ys_u2f(h.H[YSM_H_VQ_STAMP]));
+    h.act[v] = ys_f2u(ys_u2f(h.act[v]) + ys_u2f(h.H[YSM_H_ACT_INC]));
     u32 p = h.pos[v];
     if (p != YSM_NONE) heap_up(h, p);
 }
@@ -114,7 +118,7 @@ YS_D_OUT void vsids_bump(const Srch& s, u32 v) {
 // every activity by one factor keeps the heap's order (rounding is monotone).
 YS_D void vsids_decay(const Prog& P, const Srch& s) {
     if (!vsids(s)) return;
-    float inc = ys_u2f(s.H[YSM_H_VQ_STAMP]) * (1.0f / YSM_VSIDS_DECAY);
+    float inc = ys_u2f(s.H[YSM_H_ACT_INC]) * (1.0f / YSM_VSIDS_DECAY);
     ys_sync();  // every lane has read the increment
     if (inc > YSM_VSIDS_LIMIT) {
         for (u32 v = 1 + YS_LANE; v < P.num_vars; v += YS_WARP) {
@@ -123,7 +127,7 @@ YS_D void vsids_decay(const Prog& P, const Srch& s) {
         inc *= YSM_VSIDS_SCALE;
     }
     ys_sync();
-    if (YS_LANE == 0) s.H[YSM_H_VQ_STAMP] = ys_f2u(inc);
+    if (YS_LANE == 0) s.H[YSM_H_ACT_INC] = ys_f2u(inc);
     ys_sync();
 }
 
@@ -141,8 +145,8 @@ YS_D void decide_init(const Prog& P, const Srch& s, const u32* order) {
         }
         ys_sync();
         if (YS_LANE == 0) {
-            s.H[YSM_H_VQ_FIRST] = nv > 1 ? nv - 1 : 0;
-            s.H[YSM_H_VQ_STAMP] = ys_f2u(1.0f);
+            s.H[YSM_H_HEAP_N] = nv > 1 ? nv - 1 : 0;
+            s.H[YSM_H_ACT_INC] = ys_f2u(1.0f);
         }
         ys_sync();
         return;
@@ -163,8 +167,8 @@ YS_D void decide_init(const Prog& P, const Srch& s, const u32* order) {
     ys_sync();
 }
 
-// Move v to the end of the queue, or bump its activity (lane 0 only).
-YS_D void vmtf_bump(const Srch& s, u32 v) {
+// v took part in a conflict: to the end of the queue, or its activity bumped (lane 0 only).
+YS_D void bump_var(const Srch& s, u32 v) {
     if (vsids(s)) {
         vsids_bump(s, v);
         return;
@@ -199,11 +203,11 @@ YS_D u32 pick_var(const Srch& s) {
     if (YS_LANE == 0 && vsids(s)) {
         // Assigned variables leave the heap when they reach its top.
         u32 steps = 0;
-        while (s.H[YSM_H_VQ_FIRST] > 0 && s.asg[s.next[0]] != 0 && steps < YSM_PICK_STEPS) {
+        while (s.H[YSM_H_HEAP_N] > 0 && s.asg[s.next[0]] != 0 && steps < YSM_PICK_STEPS) {
             heap_pop(s);
             ++steps;
         }
-        v = s.H[YSM_H_VQ_FIRST] == 0 ? YSM_NONE : s.next[0];
+        v = s.H[YSM_H_HEAP_N] == 0 ? YSM_NONE : s.next[0];
         if (v != YSM_NONE && s.asg[v] != 0) v = YSM_PICK_LATER;
     } else if (YS_LANE == 0) {
         v = s.H[YSM_H_VQ_SEARCH];

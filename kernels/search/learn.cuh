@@ -1,6 +1,7 @@
 // learn.cuh — conflict analysis of one search: the learned nogood of a violated nogood (first
 // UIP by resolution, or — `fwd` — the decisions it depends on, the paper's Algorithm 4), its
-// minimisation, storage with two watches, the backjump and the asserted literal; and VMTF bumps.
+// minimisation, storage with two watches, the backjump and the asserted literal; and the
+// bumps of the variables it met (decide.cuh).
 //
 // Invariant: on entry every literal of the violated nogood holds and its highest level is above
 // 1; on exit the learned nogood is stored (or, of length 1, asserted at level 1), the search is
@@ -313,12 +314,12 @@ YS_D void bump_analysed(const Prog& P, const Srch& s, u32 conflict_ref) {
     if (YS_LANE == 0) {
         u32* H = s.H;
         u32 len = H[YSM_H_LEN], nres = H[YSM_H_TMP2], nv = P.num_vars;
-        for (u32 k = 0; k < nres; ++k) vmtf_bump(s, s.scratch[nv - 1 - k]);
-        for (u32 k = 0; k < len; ++k) vmtf_bump(s, lvar(s.scratch[k]));
+        for (u32 k = 0; k < nres; ++k) bump_var(s, s.scratch[nv - 1 - k]);
+        for (u32 k = 0; k < len; ++k) bump_var(s, lvar(s.scratch[k]));
         if (s.cfg[YSM_CFG_LEARNING] == 1 && conflict_ref != YSM_NONE) {
             u32 n;
             const u32* lits = ng_lits(P, s, conflict_ref, &n);
-            for (u32 k = 0; k < n && k < 64; ++k) vmtf_bump(s, lvar(lits[k]));
+            for (u32 k = 0; k < n && k < 64; ++k) bump_var(s, lvar(lits[k]));
         }
     }
     ys_sync();

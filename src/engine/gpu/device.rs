@@ -15,6 +15,10 @@ use crate::engine::EngineError;
 /// The many-searches kernel (`kernels/search/`), one translation unit in include order.
 pub const MANY_FILES: &[(&str, &str)] = &[
     (
+        "lanes.cuh",
+        include_str!("../../../kernels/search/lanes.cuh"),
+    ),
+    (
         "common.cuh",
         include_str!("../../../kernels/search/common.cuh"),
     ),
