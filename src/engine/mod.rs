@@ -13,8 +13,8 @@ pub mod restart;
 pub mod stats;
 
 pub use options::{
-    Decide, DeviceOptions, FwdCut, GpuDecide, Heuristic, HostOptions, Learning, RestartPolicy, SaveProgress,
-    SolveLimit, Sums,
+    Decide, DeviceOptions, FwdCut, GpuDecide, Heuristic, HostOptions, Learning, RestartPolicy,
+    SaveProgress, SolveLimit, Sums,
 };
 pub use stats::Stats;
 

@@ -161,7 +161,14 @@ mod tests {
 
     #[test]
     fn searches_cycle_through_the_rows_with_their_own_seeds() {
-        let c = configure(10, Learning::Res, Heuristic::Activity, GpuDecide::Vmtf, 1, true);
+        let c = configure(
+            10,
+            Learning::Res,
+            Heuristic::Activity,
+            GpuDecide::Vmtf,
+            1,
+            true,
+        );
         let row = |i: usize| &c[i * CFG_WORDS..(i + 1) * CFG_WORDS];
         assert_eq!(row(0)[cfg::RESTART], ROWS[0].restart);
         assert_eq!(row(8)[cfg::RESTART], ROWS[0].restart);
@@ -169,10 +176,24 @@ mod tests {
         assert_eq!(row(3)[cfg::SIGN], Sign::Random as u32);
         assert!((0..10).all(|i| row(i)[cfg::LEARNING] == 0));
         assert_eq!((0..10).filter(|&i| row(i)[cfg::CUBE] == 1).count(), 5);
-        assert!(configure(10, Learning::Res, Heuristic::Activity, GpuDecide::Vmtf, 1, false)
-            .chunks(CFG_WORDS)
-            .all(|w| w[cfg::CUBE] == 0));
-        let f = configure(2, Learning::Fwd, Heuristic::Activity, GpuDecide::Vmtf, 1, false);
+        assert!(configure(
+            10,
+            Learning::Res,
+            Heuristic::Activity,
+            GpuDecide::Vmtf,
+            1,
+            false
+        )
+        .chunks(CFG_WORDS)
+        .all(|w| w[cfg::CUBE] == 0));
+        let f = configure(
+            2,
+            Learning::Fwd,
+            Heuristic::Activity,
+            GpuDecide::Vmtf,
+            1,
+            false,
+        );
         assert_eq!(f[cfg::LEARNING], 1);
         assert_eq!(row(2)[cfg::ORDER], Order::Random as u32);
         // A static heuristic: every search starts from the static order.
