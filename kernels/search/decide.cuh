@@ -6,11 +6,13 @@
 // Invariant (VMTF): the queue is a doubly linked list (prev/next, H_VQ_FIRST .. H_VQ_LAST) with
 // enqueue stamps increasing towards LAST; every variable more recently enqueued than
 // H_VQ_SEARCH is assigned (H_VQ_SEARCH = YSM_NONE: every variable is assigned).
-// Invariant (VSIDS): the same three arrays hold a binary max-heap on activity — next[i] the
-// variable in slot i, prev[v] the slot of v (YSM_NONE: not in the heap), stamp[v] v's activity
-// (a float's bits) — with H_HEAP_N slots; H_ACT_INC the bump increment (a float's bits).
-// Every unassigned variable is in the heap (assigned ones may be too: they leave it when they
-// reach the top), so an empty heap means every variable is assigned.
+// Invariant (VSIDS): the same three arrays hold a binary max-heap on activity — next, read as
+// 64-bit words, slot i's entry (its variable's activity bits << 32 | the variable), prev[v] the
+// slot of v (YSM_NONE: not in the heap), stamp[v] v's activity (a float's bits; an entry holds
+// a copy) — with H_HEAP_N slots; H_ACT_INC the bump increment (a float's bits). Activities are
+// never negative, so their bits order as the floats do. Every unassigned variable is in the
+// heap (assigned ones may be too: they leave it when they reach the top), so an empty heap
+// means every variable is assigned.
 
 #include "propagate.cuh"
 
@@ -28,58 +30,67 @@
 YS_D bool vsids(const Srch& s) { return s.cfg[YSM_CFG_DECIDE] == YSM_DECIDE_VSIDS; }
 YS_D float activity(const Srch& s, u32 v) { return ys_u2f(s.stamp[v]); }
 
-// The heap's arrays. Its entry points (insert, pop, bump) are out of line: inlined where the
-// search calls them (the backjumps, the bumps) they raised the kernel's registers from 130 to
-// 146, a quarter fewer resident searches.
+// The heap's arrays. A step of a sift reads one entry (activity and variable together): the
+// entries were variables whose activities were a second, dependent read, and the sifts of
+// one lane took a quarter of the kernel's stalls on sokoban 0312 (ncu, H200). Its entry points
+// (insert, pop, bump) are out of line: inlined where the search calls them (the backjumps,
+// the bumps) they raised the kernel's registers from 130 to 146, a quarter fewer resident
+// searches.
 struct Heap {
-    u32* slot;  // next: the variable in slot i
+    u64* e;     // next, as 64-bit words: slot i's entry
     u32* pos;   // prev: the slot of v, or YSM_NONE
     u32* act;   // stamp: v's activity (a float's bits)
     u32* H;
 };
-YS_D Heap heap_of(const Srch& s) { return Heap{s.next, s.prev, s.stamp, s.H}; }
+YS_D Heap heap_of(const Srch& s) { return Heap{(u64*)s.next, s.prev, s.stamp, s.H}; }
+YS_D u64 heap_entry(u32 act, u32 v) { return ((u64)act << 32) | (u64)v; }
+YS_D u32 entry_var(u64 x) { return (u32)x; }
+YS_D u32 entry_act(u64 x) { return (u32)(x >> 32); }
+
+// Children a slot has: slot i's are D i + 1 .. D i + D, read at once. Two: a 4-ary heap
+// (half the chain of a sift, four children in 32 bytes) was 2 % faster still on the H200, but
+// it orders variables of equal activity differently (knighttour 0117, found in 3.1 s with
+// either binary heap, was not in 5 s); this one decides exactly as the heap of stamps did.
+#define YSM_HEAP_D 2u
 
 // Move the entry in slot i up to its place (lane 0).
 YS_D void heap_up(Heap h, u32 i) {
-    u32 v = h.slot[i];
-    float a = ys_u2f(h.act[v]);
+    u64 x = h.e[i];
     while (i > 0) {
-        u32 p = (i - 1) >> 1, w = h.slot[p];
-        if (!(a > ys_u2f(h.act[w]))) break;
-        h.slot[i] = w;
-        h.pos[w] = i;
+        u32 p = (i - 1) / YSM_HEAP_D;
+        u64 y = h.e[p];
+        if (!(entry_act(x) > entry_act(y))) break;
+        h.e[i] = y;
+        h.pos[entry_var(y)] = i;
         i = p;
     }
-    h.slot[i] = v;
-    h.pos[v] = i;
+    h.e[i] = x;
+    h.pos[entry_var(x)] = i;
 }
 
 // Move the entry in slot i down to its place (lane 0).
 YS_D void heap_down(Heap h, u32 i) {
     u32 n = h.H[YSM_H_HEAP_N];
-    u32 v = h.slot[i];
-    float a = ys_u2f(h.act[v]);
+    u64 x = h.e[i];
     for (;;) {
-        u32 c = 2 * i + 1;
+        u32 c = YSM_HEAP_D * i + 1;
         if (c >= n) break;
-        u32 cv = h.slot[c];
-        float ca = ys_u2f(h.act[cv]);
-        if (c + 1 < n) {
-            u32 dv = h.slot[c + 1];
-            float da = ys_u2f(h.act[dv]);
-            if (da > ca) {
-                c += 1;
-                cv = dv;
-                ca = da;
+        u64 k[YSM_HEAP_D];
+        for (u32 j = 0; j < YSM_HEAP_D; ++j) k[j] = c + j < n ? h.e[c + j] : 0;
+        u64 y = k[0];
+        for (u32 j = 1; j < YSM_HEAP_D; ++j) {
+            if (c + j < n && entry_act(k[j]) > entry_act(y)) {
+                y = k[j];
+                c = YSM_HEAP_D * i + 1 + j;
             }
         }
-        if (!(ca > a)) break;
-        h.slot[i] = cv;
-        h.pos[cv] = i;
+        if (!(entry_act(y) > entry_act(x))) break;
+        h.e[i] = y;
+        h.pos[entry_var(y)] = i;
         i = c;
     }
-    h.slot[i] = v;
-    h.pos[v] = i;
+    h.e[i] = x;
+    h.pos[entry_var(x)] = i;
 }
 
 // Put v back into the heap unless it is there (lane 0).
@@ -87,7 +98,7 @@ YS_D_OUT void heap_insert(const Srch& s, u32 v) {
     Heap h = heap_of(s);
     if (h.pos[v] != YSM_NONE) return;
     u32 n = h.H[YSM_H_HEAP_N]++;
-    h.slot[n] = v;
+    h.e[n] = heap_entry(h.act[v], v);
     h.pos[v] = n;
     heap_up(h, n);
 }
@@ -96,22 +107,28 @@ YS_D_OUT void heap_insert(const Srch& s, u32 v) {
 YS_D_OUT void heap_pop(const Srch& s) {
     Heap h = heap_of(s);
     u32 n = --h.H[YSM_H_HEAP_N];
-    u32 top = h.slot[0];
-    h.pos[top] = YSM_NONE;
+    h.pos[entry_var(h.e[0])] = YSM_NONE;
     if (n > 0) {
-        u32 last = h.slot[n];
-        h.slot[0] = last;
-        h.pos[last] = 0;
+        u64 last = h.e[n];
+        h.e[0] = last;
+        h.pos[entry_var(last)] = 0;
         heap_down(h, 0);
     }
 }
 
+// The variable at the heap's top (lane 0; the heap is not empty).
+YS_D u32 heap_top(const Srch& s) { return entry_var(heap_of(s).e[0]); }
+
 // VSIDS: v took part in a conflict (lane 0).
 YS_D_OUT void vsids_bump(const Srch& s, u32 v) {
     Heap h = heap_of(s);
-    h.act[v] = ys_f2u(ys_u2f(h.act[v]) + ys_u2f(h.H[YSM_H_ACT_INC]));
+    u32 a = ys_f2u(ys_u2f(h.act[v]) + ys_u2f(h.H[YSM_H_ACT_INC]));
+    h.act[v] = a;
     u32 p = h.pos[v];
-    if (p != YSM_NONE) heap_up(h, p);
+    if (p != YSM_NONE) {
+        h.e[p] = heap_entry(a, v);
+        heap_up(h, p);
+    }
 }
 
 // VSIDS: age every activity by growing the increment, once per conflict (all lanes). Scaling
@@ -123,6 +140,13 @@ YS_D void vsids_decay(const Prog& P, const Srch& s) {
     if (inc > YSM_VSIDS_LIMIT) {
         for (u32 v = 1 + YS_LANE; v < P.num_vars; v += YS_WARP) {
             s.stamp[v] = ys_f2u(activity(s, v) * YSM_VSIDS_SCALE);
+        }
+        ys_sync();  // every activity is scaled before the entries copy them
+        Heap h = heap_of(s);
+        const u32 n = s.H[YSM_H_HEAP_N];
+        for (u32 i = YS_LANE; i < n; i += YS_WARP) {
+            u32 v = entry_var(h.e[i]);
+            h.e[i] = heap_entry(h.act[v], v);
         }
         inc *= YSM_VSIDS_SCALE;
     }
@@ -137,11 +161,13 @@ YS_D void vsids_decay(const Prog& P, const Srch& s) {
 YS_D void decide_init(const Prog& P, const Srch& s, const u32* order) {
     const u32 nv = P.num_vars;
     if (vsids(s)) {
+        Heap h = heap_of(s);
         for (u32 k = YS_LANE; k + 1 < nv; k += YS_WARP) {
             u32 i = nv - 2 - k, v = order[k];  // slot i: sorted, so a heap
-            s.next[i] = v;
-            s.prev[v] = i;
-            s.stamp[v] = ys_f2u(1e-3f * (float)(k + 1) / (float)nv);
+            u32 a = ys_f2u(1e-3f * (float)(k + 1) / (float)nv);
+            h.e[i] = heap_entry(a, v);
+            h.pos[v] = i;
+            h.act[v] = a;
         }
         ys_sync();
         if (YS_LANE == 0) {
@@ -203,11 +229,11 @@ YS_D u32 pick_var(const Srch& s) {
     if (YS_LANE == 0 && vsids(s)) {
         // Assigned variables leave the heap when they reach its top.
         u32 steps = 0;
-        while (s.H[YSM_H_HEAP_N] > 0 && s.asg[s.next[0]] != 0 && steps < YSM_PICK_STEPS) {
+        while (s.H[YSM_H_HEAP_N] > 0 && s.asg[heap_top(s)] != 0 && steps < YSM_PICK_STEPS) {
             heap_pop(s);
             ++steps;
         }
-        v = s.H[YSM_H_HEAP_N] == 0 ? YSM_NONE : s.next[0];
+        v = s.H[YSM_H_HEAP_N] == 0 ? YSM_NONE : heap_top(s);
         if (v != YSM_NONE && s.asg[v] != 0) v = YSM_PICK_LATER;
     } else if (YS_LANE == 0) {
         v = s.H[YSM_H_VQ_SEARCH];

@@ -475,7 +475,7 @@ impl Geometry {
             (nv, false),                               // mark
             (nv + 2, false),                           // lmark
             (nv, false),                               // prev
-            (nv, false),                               // next
+            (2 * nv, true),                            // next (VSIDS: 64-bit entries)
             (nv, false),                               // stamp
             (nv, false),                               // phase
             (nv + 1, false),                           // scratch
