@@ -35,6 +35,14 @@ impl CpuEngine {
         self.core = None;
     }
 
+    /// The last model found is not blocked when the search goes on: a search that answers
+    /// one question per set of assumptions (the minimality check's tester,
+    /// `wrap/minimality_check/tester.rs`) must find the same model again under other
+    /// assumptions. Learned nogoods stay: none rests on an assumption.
+    pub fn unblock_last_model(&mut self) {
+        self.block = None;
+    }
+
     /// The next assumption to decide, or the false one, past the prefix known to hold
     /// (`held`): O(1) amortised per decision, however many assumptions there are.
     pub(super) fn next_assumption(&mut self) -> Assumed {
