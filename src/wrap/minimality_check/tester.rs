@@ -63,6 +63,8 @@ pub struct Tester {
     in_m: Vec<bool>,
     /// Component index → its rules (indices into `m.rules`).
     rules_of: Vec<Vec<u32>>,
+    /// By atom: the rules (indices into `m.rules`) with it in the head.
+    head_rules: Vec<Vec<u32>>,
     /// Checks that searched (not answered by `last_minimal`).
     pub searches: u64,
 }
@@ -84,7 +86,14 @@ impl Tester {
                 .for_each(|&c| rules_of[c as usize].push(i as u32));
         }
         let n = num_atoms as usize + 1;
+        let mut head_rules = vec![Vec::new(); n];
+        for (i, r) in m.rules.iter().enumerate() {
+            r.head
+                .iter()
+                .for_each(|&a| head_rules[a as usize].push(i as u32));
+        }
         Tester {
+            head_rules,
             comps: (0..m.components.len()).map(|_| None).collect(),
             m,
             // A candidate's check is not the solve's search: the solve limit is the inner
@@ -239,56 +248,58 @@ impl Tester {
         p
     }
 
-    /// The loop nogood of `u` (an unfounded set of the candidate `atoms`) for its atom `a`:
-    /// `T a` and, for each rule with a head atom in `u` and no positive body atom in `u`, a
-    /// reason it cannot support `u` — a true head atom outside `u`, or the literals that make
-    /// its body false (a conjunction: one false literal; a sum: all its false literals outside
-    /// `u`). Any assignment holding them all leaves `u` unfounded with `a` true, so no answer
-    /// set does. `None` if a rule has no such reason (never, for a `u` from [`Tester::check`]).
-    pub fn loop_nogood(&mut self, atoms: &[u32], u: &[u32], a: u32) -> Option<Vec<Lit>> {
+    /// The reasons of the loop nogoods of `u` (an unfounded set of the candidate `atoms`): for
+    /// each rule with a head atom in `u` and no positive body atom in `u`, a reason it cannot
+    /// support `u` — a true head atom outside `u`, or the literals that make its body false (a
+    /// conjunction: one false literal; a sum: all its false literals outside `u`). With `T a`
+    /// for any `a ∈ u` they are a loop nogood: an assignment holding them all leaves `u`
+    /// unfounded with `a` true, so no answer set does. `None` if a rule has no such reason
+    /// (never, for a `u` from [`Tester::check`]).
+    pub fn loop_reasons(&mut self, atoms: &[u32], u: &[u32]) -> Option<Vec<Lit>> {
         atoms.iter().for_each(|&q| self.in_m[q as usize] = true);
         let in_u = |q: u32| u.binary_search(&q).is_ok();
-        let mut ng = vec![Lit::t(a)];
+        // The rules with a head atom in `u`, each once.
+        let mut rules: Vec<u32> = u
+            .iter()
+            .flat_map(|&a| self.head_rules[a as usize].iter().copied())
+            .collect();
+        rules.sort_unstable();
+        rules.dedup();
+        let mut ng = Vec::new();
         let mut ok = true;
-        'rules: for r in &self.m.rules {
-            let groups: Vec<Vec<u32>> = if r.choice {
-                r.head
-                    .iter()
-                    .filter(|&&h| in_u(h))
-                    .map(|&h| vec![h])
-                    .collect()
-            } else if r.head.iter().any(|&h| in_u(h)) {
-                vec![r.head.clone()]
-            } else {
-                vec![]
+        'rules: for &ri in &rules {
+            let r = &self.m.rules[ri as usize];
+            // A choice rule supports each of its head atoms on its own: one in `u` is reason
+            // enough to look at it, and no other head atom makes it fail to.
+            let true_head = match r.choice {
+                true => None,
+                false => r.head.iter().find(|&&h| !in_u(h) && self.in_m[h as usize]),
             };
-            for head in groups {
-                if let Some(&h) = head.iter().find(|&&h| !in_u(h) && self.in_m[h as usize]) {
-                    ng.push(Lit::t(h));
-                    continue;
-                }
-                match &r.body {
-                    BodyDef::Conj { pos, neg } => {
-                        if pos.iter().any(|&q| in_u(q)) {
-                            continue; // internal: needs u itself
-                        }
-                        if let Some(&q) = pos.iter().find(|&&q| !self.in_m[q as usize]) {
-                            ng.push(Lit::f(q));
-                        } else if let Some(&q) = neg.iter().find(|&&q| self.in_m[q as usize]) {
-                            ng.push(Lit::t(q));
-                        } else {
-                            ok = false;
-                            break 'rules;
-                        }
+            if let Some(&h) = true_head {
+                ng.push(Lit::t(h));
+                continue;
+            }
+            match &r.body {
+                BodyDef::Conj { pos, neg } => {
+                    if pos.iter().any(|&q| in_u(q)) {
+                        continue; // internal: needs u itself
                     }
-                    BodyDef::Sum { lits, .. } => {
-                        for &(l, _) in lits {
-                            let q = l.unsigned_abs();
-                            match (l > 0, self.in_m[q as usize]) {
-                                (true, false) => ng.push(Lit::f(q)),
-                                (false, true) => ng.push(Lit::t(q)),
-                                _ => {}
-                            }
+                    if let Some(&q) = pos.iter().find(|&&q| !self.in_m[q as usize]) {
+                        ng.push(Lit::f(q));
+                    } else if let Some(&q) = neg.iter().find(|&&q| self.in_m[q as usize]) {
+                        ng.push(Lit::t(q));
+                    } else {
+                        ok = false;
+                        break 'rules;
+                    }
+                }
+                BodyDef::Sum { lits, .. } => {
+                    for &(l, _) in lits {
+                        let q = l.unsigned_abs();
+                        match (l > 0, self.in_m[q as usize]) {
+                            (true, false) => ng.push(Lit::f(q)),
+                            (false, true) => ng.push(Lit::t(q)),
+                            _ => {}
                         }
                     }
                 }
@@ -298,5 +309,14 @@ impl Tester {
         ng.sort_unstable();
         ng.dedup();
         ok.then_some(ng)
+    }
+
+    /// The loop nogood of `u` for its atom `a`: `T a` and `reasons` ([`Tester::loop_reasons`]).
+    pub fn loop_nogood(reasons: &[Lit], a: u32) -> Vec<Lit> {
+        let mut ng = reasons.to_vec();
+        if let Err(i) = ng.binary_search(&Lit::t(a)) {
+            ng.insert(i, Lit::t(a));
+        }
+        ng
     }
 }
