@@ -49,9 +49,15 @@ struct Component {
     /// is `read.len() + 1 + j`.
     atoms: Vec<u32>,
     engine: CpuEngine,
-    /// The assumptions of the last candidate found minimal here (an exact repeat is minimal
-    /// again without a search: a candidate may differ from the last one elsewhere only).
-    last_minimal: Vec<Lit>,
+    /// By `read` index: the value in the last candidate checked here.
+    last: Vec<bool>,
+    /// The last candidate checked here was minimal (an exact repeat is minimal again without
+    /// a search: a candidate may differ from the last one elsewhere only).
+    last_minimal: bool,
+    /// The order of the assumptions (`read` indices): those whose value changed from one
+    /// check to the next move to the end, so that the leading ones, unchanged, keep their
+    /// decision levels (`CpuEngine::reassume`).
+    order: Vec<u32>,
 }
 
 pub struct Tester {
@@ -131,22 +137,29 @@ impl Tester {
         }
         let in_m = &self.in_m;
         let comp = self.comps[c].as_mut().expect("built");
-        let assumed: Vec<Lit> = comp
-            .read
-            .iter()
-            .enumerate()
-            .map(|(i, &q)| match in_m[q as usize] {
-                true => Lit::t(i as u32 + 1),
-                false => Lit::f(i as u32 + 1),
-            })
-            .collect();
-        if assumed == comp.last_minimal {
+        let now = |i: u32| in_m[comp.read[i as usize] as usize];
+        if comp.last_minimal && comp.order.iter().all(|&i| now(i) == comp.last[i as usize]) {
             return Verdict::Minimal;
         }
+        // Unchanged assumptions first, in their order, then the changed ones.
+        let (mut same, changed): (Vec<u32>, Vec<u32>) = (comp.order.iter())
+            .partition(|&&i| now(i) == comp.last[i as usize]);
+        same.extend(changed);
+        comp.order = same;
+        for (i, &q) in comp.read.iter().enumerate() {
+            comp.last[i] = in_m[q as usize];
+        }
+        let assumed: Vec<Lit> = (comp.order.iter())
+            .map(|&i| match comp.last[i as usize] {
+                true => Lit::t(i + 1),
+                false => Lit::f(i + 1),
+            })
+            .collect();
         self.searches += 1;
-        comp.engine.set_assumptions(&assumed);
+        comp.engine.reassume(&assumed);
         let step = comp.engine.next_model(limits);
         comp.engine.unblock_last_model();
+        comp.last_minimal = matches!(step, Ok(Step::Exhausted));
         match step {
             Ok(Step::Model(model)) => {
                 let base = comp.read.len() as u32 + 1;
@@ -157,10 +170,7 @@ impl Tester {
                     .collect();
                 Verdict::Unfounded(u)
             }
-            Ok(Step::Exhausted) => {
-                comp.last_minimal = assumed;
-                Verdict::Minimal
-            }
+            Ok(Step::Exhausted) => Verdict::Minimal,
             Ok(Step::Stopped | Step::Limit) | Err(_) => Verdict::Stopped,
         }
     }
@@ -184,9 +194,11 @@ impl Tester {
         let completion = crate::nogoods::complete(&g);
         Component {
             engine: CpuEngine::new(&g, &completion, self.opts),
+            last: vec![false; read.len()],
+            last_minimal: false,
+            order: (0..read.len() as u32).collect(),
             read,
             atoms,
-            last_minimal: Vec::new(),
         }
     }
 
