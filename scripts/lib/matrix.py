@@ -465,8 +465,10 @@ def cmd_run(args):
     try:
         d = os.path.join(work, "programs")
         log("mode matrix: seed %d, %d programs (reproduce: scripts/bench matrix run --seed %d "
-            "--count %d --engines %s)" % (args.seed, args.count, args.seed, args.count,
-                                          args.engines))
+            "--count %d --engines %s%s)" % (args.seed, args.count, args.seed, args.count,
+                                            args.engines,
+                                            " --kinds " + ",".join(args.kinds)
+                                            if args.kinds else ""))
         pids = cmd_gen_into(d, args.count, args.seed, work, args.kinds)
         bad = check_dir(d, pids, args.engines.split(","), args.bin, None, args.jobs, work)
         if args.rows:
