@@ -98,7 +98,11 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
             "Minimality",
             s.minimality_checks,
             s.minimality_failed,
-            if secs > 0.0 { s.minimality_checks as f64 / secs } else { 0.0 },
+            if secs > 0.0 {
+                s.minimality_checks as f64 / secs
+            } else {
+                0.0
+            },
             s.minimality_nogoods
         )?;
     }

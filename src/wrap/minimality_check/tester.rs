@@ -142,8 +142,8 @@ impl Tester {
             return Verdict::Minimal;
         }
         // Unchanged assumptions first, in their order, then the changed ones.
-        let (mut same, changed): (Vec<u32>, Vec<u32>) = (comp.order.iter())
-            .partition(|&&i| now(i) == comp.last[i as usize]);
+        let (mut same, changed): (Vec<u32>, Vec<u32>) =
+            (comp.order.iter()).partition(|&&i| now(i) == comp.last[i as usize]);
         same.extend(changed);
         comp.order = same;
         for (i, &q) in comp.read.iter().enumerate() {
@@ -208,7 +208,12 @@ impl Tester {
         let n = atoms.len() as u32;
         // `m_q`, `x_a` and what `q ∈ M \ U` reads (see `Component`).
         let m = |q: u32| read.binary_search(&q).expect("a read atom") as i32 + 1;
-        let x = |a: u32| atoms.binary_search(&a).ok().map(|j| (k + 1 + j as u32) as i32);
+        let x = |a: u32| {
+            atoms
+                .binary_search(&a)
+                .ok()
+                .map(|j| (k + 1 + j as u32) as i32)
+        };
         let stays = |q: u32| x(q).unwrap_or_else(|| m(q));
         let mut p = Program::default();
         let ch = k + n + 1;

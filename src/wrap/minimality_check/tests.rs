@@ -210,7 +210,9 @@ fn a_kept_tester_answers_each_candidate_as_the_definition() {
         };
         let o = opts(Learning::Res, Heuristic::Activity, i);
         let mut tester = super::tester::Tester::new(m.clone(), n, o);
-        let mut xs: Vec<u32> = (0u32..1 << n).filter(|&x| models_reduct(&p, x, x)).collect();
+        let mut xs: Vec<u32> = (0u32..1 << n)
+            .filter(|&x| models_reduct(&p, x, x))
+            .collect();
         let k = xs.len();
         for j in 0..2 * k {
             let x = xs[(j * 7 + rng.below(k as u64 + 1) as usize) % k];
@@ -231,7 +233,10 @@ fn a_kept_tester_answers_each_candidate_as_the_definition() {
                         assert!(x & 1 << (a - 1) != 0, "program {i}: U ⊄ {x:b}");
                         y &= !(1 << (a - 1));
                     }
-                    assert!(y != x && models_reduct(&p, x, y), "program {i}: {x:b} {u:?}");
+                    assert!(
+                        y != x && models_reduct(&p, x, y),
+                        "program {i}: {x:b} {u:?}"
+                    );
                     assert!(!want, "program {i}: {x:b} is minimal: {p:#?}");
                     unfounded += 1;
                 }
