@@ -285,11 +285,16 @@ def expected_one(d, pid):
     return pid
 
 
-def cmd_gen_into(d, count, seed, work):
+def cmd_gen_into(d, count, seed, work, kinds=None):
     os.makedirs(d, exist_ok=True)
     exe = gen_binary(work)
+    kinds = kinds or KINDS
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        raise SystemExit("matrix: unknown kinds %s (kinds: %s)" % (",".join(unknown),
+                                                                ",".join(KINDS)))
     subprocess.run([exe, "--out", d, "--count", str(count), "--seed", str(seed),
-                    "--kinds", ",".join(KINDS)], check=True)
+                    "--kinds", ",".join(kinds)], check=True)
     index = [l.split("\t") for l in open(os.path.join(d, "index.tsv")).read().split("\n")[1:] if l]
     for pid, kind, pseed in index:
         text = open(os.path.join(d, pid + ".lp")).read()
@@ -460,9 +465,11 @@ def cmd_run(args):
     try:
         d = os.path.join(work, "programs")
         log("mode matrix: seed %d, %d programs (reproduce: scripts/bench matrix run --seed %d "
-            "--count %d --engines %s)" % (args.seed, args.count, args.seed, args.count,
-                                          args.engines))
-        pids = cmd_gen_into(d, args.count, args.seed, work)
+            "--count %d --engines %s%s)" % (args.seed, args.count, args.seed, args.count,
+                                            args.engines,
+                                            " --kinds " + ",".join(args.kinds)
+                                            if args.kinds else ""))
+        pids = cmd_gen_into(d, args.count, args.seed, work, args.kinds)
         bad = check_dir(d, pids, args.engines.split(","), args.bin, None, args.jobs, work)
         if args.rows:
             with open(args.rows, "a") as f:
@@ -476,7 +483,7 @@ def cmd_run(args):
 def cmd_gen(args):
     work = tempfile.mkdtemp(prefix="yasmin-matrix-")
     try:
-        pids = cmd_gen_into(args.dir, args.count, args.seed, work)
+        pids = cmd_gen_into(args.dir, args.count, args.seed, work, args.kinds)
         for f in os.listdir(args.dir):
             if f.endswith(".lp") or f == "gen_program":
                 os.remove(os.path.join(args.dir, f))
@@ -515,11 +522,15 @@ def add_parser(sub):
     r.add_argument("--bin", default=default_bin())
     r.add_argument("--jobs", type=int, default=common["jobs"])
     r.add_argument("--rows", help="append a JSON row of the counts to this file")
+    r.add_argument("--kinds", type=lambda v: v.split(","),
+                   help="comma-separated kinds of program (default: all, %s)" % ",".join(KINDS))
     r.set_defaults(func=cmd_run)
     g = s.add_parser("gen")
     g.add_argument("dir")
     g.add_argument("--count", type=int, default=2000)
     g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--kinds", type=lambda v: v.split(","),
+                   help="comma-separated kinds of program (default: all)")
     g.set_defaults(func=cmd_gen)
     c = s.add_parser("check")
     c.add_argument("dir")

@@ -60,9 +60,12 @@ pub struct Stats {
     pub gpu_bytes_per_search: u64,
     pub gpu_native_sums: u64,
     /// Disjunctive programs that are not head-cycle-free (`wrap::minimality_check`): candidate
-    /// models checked for minimality by a second search, and those that failed.
+    /// models checked for minimality by a second search, those that failed, the loop nogoods
+    /// the failed ones gave the search, and the time the checks took.
     pub minimality_checks: u64,
     pub minimality_failed: u64,
+    pub minimality_nogoods: u64,
+    pub minimality_time: std::time::Duration,
     /// Many-searches engine, optimisation: tighter bounds written to device memory, and
     /// looser ones that restarted every search.
     pub gpu_bound_updates: u64,

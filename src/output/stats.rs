@@ -89,11 +89,21 @@ pub(super) fn write_text(o: &mut dyn Write, s: &Stats, c: &str, w: usize) -> io:
         writeln!(o, "{c}{:<w$}: {}", "  Unfounded sets", s.unfounded_sets)?;
     }
     if s.minimality_checks > 0 {
-        // Disjunctive programs with a head cycle: candidates checked by a second search.
+        // Disjunctive programs with a head cycle: candidates checked by a second search, per
+        // second of checking, and the loop nogoods the failed checks gave the search.
+        let secs = s.minimality_time.as_secs_f64();
         writeln!(
             o,
-            "{c}{:<w$}: {:<8} (Failed: {})",
-            "Minimality", s.minimality_checks, s.minimality_failed
+            "{c}{:<w$}: {:<8} (Failed: {} Per second: {:.1} Nogoods: {})",
+            "Minimality",
+            s.minimality_checks,
+            s.minimality_failed,
+            if secs > 0.0 {
+                s.minimality_checks as f64 / secs
+            } else {
+                0.0
+            },
+            s.minimality_nogoods
         )?;
     }
     writeln!(

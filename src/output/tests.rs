@@ -110,6 +110,8 @@ fn stats() -> Stats {
         gpu_native_sums: 1,
         minimality_checks: 9,
         minimality_failed: 4,
+        minimality_nogoods: 16,
+        minimality_time: std::time::Duration::from_millis(300),
         gpu_bound_updates: 5,
         gpu_bound_resets: 1,
         gpu_time: GpuTime {

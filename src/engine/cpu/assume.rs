@@ -35,6 +35,35 @@ impl CpuEngine {
         self.core = None;
     }
 
+    /// [`CpuEngine::set_assumptions`], keeping the decision levels of the leading
+    /// assumptions that `lits` shares with the current ones and that hold: the levels up to
+    /// the `i`-th held one are assumptions among the first `i + 1` (module doc), so the
+    /// trail below is what `lits` would rebuild. A tester that asks many questions differing
+    /// in a few assumptions, the stable ones first, skips most of their propagation.
+    pub fn reassume(&mut self, lits: &[Lit]) {
+        let same = (self.assumed.iter().zip(lits))
+            .take(self.held.len())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let keep = match same {
+            0 => 0,
+            n => self.held[n - 1],
+        };
+        self.backtrack(keep);
+        self.assumed.clear();
+        self.assumed.extend_from_slice(lits);
+        self.held.truncate(same);
+        self.core = None;
+    }
+
+    /// The last model found is not blocked when the search goes on: a search that answers
+    /// one question per set of assumptions (the minimality check's tester,
+    /// `wrap/minimality_check/tester.rs`) must find the same model again under other
+    /// assumptions. Learned nogoods stay: none rests on an assumption.
+    pub fn unblock_last_model(&mut self) {
+        self.block = None;
+    }
+
     /// The next assumption to decide, or the false one, past the prefix known to hold
     /// (`held`): O(1) amortised per decision, however many assumptions there are.
     pub(super) fn next_assumption(&mut self) -> Assumed {

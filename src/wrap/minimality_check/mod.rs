@@ -18,7 +18,8 @@ use crate::analyse::Minimality;
 use crate::engine::{Bound, Engine, EngineError, HostOptions, Limits, Stats, Step};
 use std::time::Instant;
 
-/// Loop nogoods learned per failed check (one per atom of the unfounded set, its first ones).
+/// Loop nogoods learned per failed check: one per atom of the unfounded set, its first ones
+/// (they share their reasons, `tester::Tester::loop_reasons`).
 const NOGOODS_PER_FAILURE: usize = 4;
 
 /// An engine whose models are the minimal ones among `inner`'s candidates (`E`: `dyn Engine`,
@@ -32,6 +33,7 @@ pub struct Minimal<E: Engine + ?Sized> {
     stats: Stats,
     checks: u64,
     failed: u64,
+    nogoods: u64,
     check_time: std::time::Duration,
 }
 
@@ -46,6 +48,7 @@ impl<E: Engine + ?Sized> Minimal<E> {
             learns: true,
             checks: 0,
             failed: 0,
+            nogoods: 0,
             check_time: Default::default(),
         }
     }
@@ -54,6 +57,8 @@ impl<E: Engine + ?Sized> Minimal<E> {
         self.stats = self.inner.stats().clone();
         self.stats.minimality_checks = self.checks;
         self.stats.minimality_failed = self.failed;
+        self.stats.minimality_nogoods = self.nogoods;
+        self.stats.minimality_time = self.check_time;
         self.stats.search_time += self.check_time;
     }
 }
@@ -73,14 +78,17 @@ impl<E: Engine + ?Sized> Engine for Minimal<E> {
                 tester::Verdict::Unfounded(u) => {
                     self.failed += 1;
                     if self.learns {
+                        let t = Instant::now();
+                        let reasons = self.tester.loop_reasons(&model.atoms, &u);
+                        self.check_time += t.elapsed();
+                        let Some(reasons) = reasons else { continue };
                         for &a in u.iter().take(NOGOODS_PER_FAILURE) {
-                            let Some(ng) = self.tester.loop_nogood(&model.atoms, &u, a) else {
-                                break;
-                            };
+                            let ng = tester::Tester::loop_nogood(&reasons, a);
                             if !self.inner.add_nogood(&ng) {
                                 self.learns = false;
                                 break;
                             }
+                            self.nogoods += 1;
                         }
                     }
                 }

@@ -1,22 +1,30 @@
 //! The second search of the minimality check: for a candidate `M` and a component `C` with a
 //! head cycle, is there a non-empty `U ⊆ C ∩ M` with `M \ U` a model of the reduct `P^M`?
 //!
-//! The question is itself a small program, solved by the host engine: one atom `x_a` per
-//! `a ∈ V = C ∩ M` ("`a` stays true"), a choice over them, a constraint that not all stay, and
-//! for each rule `r` with a head atom in `V` whose head holds no atom of `M \ V` (the others
-//! are satisfied whatever `U` is), the constraint "the body of `r`'s reduct holds in `M \ U`
-//! and no head atom of `V` stays": positive body atoms outside `M` make it false, those in
-//! `M \ V` true, negative literals are read in `M` (a conjunction with one false is not in
-//! the reduct); a sum keeps the weights of `V`'s atoms and moves the rest into its bound
-//! (an auxiliary atom holds it). A choice rule is the normal rule `h :- B` of its reduct for
-//! each head atom `h ∈ M`. Every atom outside `V` keeps its value, so the models of this
-//! program are exactly the `M \ U` sought.
+//! The question is itself a small program, built once per component and solved by one host
+//! engine kept across checks (clasp's tester, Drescher et al., KR 2008): the candidate enters
+//! as assumptions, so what the engine learns from one check (nogoods of the check program
+//! alone, never of an assumption) serves the next. Its atoms: `m_q` for each atom `q` that
+//! the component's rules read (`q ∈ M`, assumed), `x_a` for each `a ∈ C` (`a ∈ M \ U`), both
+//! chosen freely, then
+//!
+//! - `:- x_a, not m_a` (`U ⊆ M`, so `M \ U ⊆ M`) and `ch :- m_a, not x_a.  :- not ch.` (`U`
+//!   not empty);
+//! - for each rule `r` with a head atom in `C`, the constraint "the body of `r`'s reduct holds
+//!   in `M \ U` and no head atom does": a positive body atom `q` reads `x_q` in `C`, `m_q`
+//!   outside (every atom outside `C` keeps its value), a negative one `not m_q` (the reduct is
+//!   read in `M`), a head atom `not x_h` or `not m_h` the same way; a sum body is an auxiliary
+//!   atom over the same literals; a choice rule is the normal rule `h :- B` of its reduct for
+//!   each head atom `h ∈ C ∩ M` (`:- m_h, not x_h, B`).
+//!
+//! Under the assumptions of `M` the models of this program are exactly the `M \ U` sought.
 //!
 //! Invariant: [`Tester::check`] answers `Unfounded(U)` only with such a `U` (sorted) and
-//! `Minimal` only when no component has one; [`Tester::loop_nogood`] is violated by `M` and
+//! `Minimal` only when no component has one; a component's engine never blocks a model it
+//! found (each check asks its own question); [`Tester::loop_nogood`] is violated by `M` and
 //! satisfied by every answer set of the program.
 
-use crate::analyse::minimality::{MinRule, NONE};
+use crate::analyse::minimality::NONE;
 use crate::analyse::{BodyDef, Minimality};
 use crate::engine::cpu::CpuEngine;
 use crate::engine::{Engine, HostOptions, Limits, Step};
@@ -33,14 +41,38 @@ pub enum Verdict {
     Stopped,
 }
 
+/// The check of one component: its program's engine and what the assumptions read.
+struct Component {
+    /// The input atoms the component's rules read, sorted; `read[i]`'s `m` atom is `i + 1`.
+    read: Vec<u32>,
+    /// The component's atoms (sorted, as `Minimality::components`); `atoms[j]`'s `x` atom
+    /// is `read.len() + 1 + j`.
+    atoms: Vec<u32>,
+    engine: CpuEngine,
+    /// By `read` index: the value in the last candidate checked here.
+    last: Vec<bool>,
+    /// The last candidate checked here was minimal (an exact repeat is minimal again without
+    /// a search: a candidate may differ from the last one elsewhere only).
+    last_minimal: bool,
+    /// The order of the assumptions (`read` indices): those whose value changed from one
+    /// check to the next move to the end, so that the leading ones, unchanged, keep their
+    /// decision levels (`CpuEngine::reassume`).
+    order: Vec<u32>,
+}
+
 pub struct Tester {
     m: Minimality,
     opts: HostOptions,
-    /// Scratch by atom: in the candidate; its `x` atom in the check program (0: none).
+    /// By component: its check, built at its first candidate with an atom in it.
+    comps: Vec<Option<Component>>,
+    /// Scratch by atom: in the candidate.
     in_m: Vec<bool>,
-    x: Vec<u32>,
     /// Component index → its rules (indices into `m.rules`).
     rules_of: Vec<Vec<u32>>,
+    /// By atom: the rules (indices into `m.rules`) with it in the head.
+    head_rules: Vec<Vec<u32>>,
+    /// Checks that searched (not answered by `last_minimal`).
+    pub searches: u64,
 }
 
 impl Tester {
@@ -60,7 +92,15 @@ impl Tester {
                 .for_each(|&c| rules_of[c as usize].push(i as u32));
         }
         let n = num_atoms as usize + 1;
+        let mut head_rules = vec![Vec::new(); n];
+        for (i, r) in m.rules.iter().enumerate() {
+            r.head
+                .iter()
+                .for_each(|&a| head_rules[a as usize].push(i as u32));
+        }
         Tester {
+            head_rules,
+            comps: (0..m.components.len()).map(|_| None).collect(),
             m,
             // A candidate's check is not the solve's search: the solve limit is the inner
             // engine's alone.
@@ -69,8 +109,8 @@ impl Tester {
                 ..opts
             },
             in_m: vec![false; n],
-            x: vec![0; n],
             rules_of,
+            searches: 0,
         }
     }
 
@@ -89,30 +129,44 @@ impl Tester {
     }
 
     fn check_component(&mut self, c: usize, limits: &Limits) -> Verdict {
-        let v: Vec<u32> = self.m.components[c]
-            .iter()
-            .copied()
-            .filter(|&a| self.in_m[a as usize])
-            .collect();
-        if v.is_empty() {
+        if !self.m.components[c].iter().any(|&a| self.in_m[a as usize]) {
+            return Verdict::Minimal; // U ⊆ C ∩ M is empty
+        }
+        if self.comps[c].is_none() {
+            self.comps[c] = Some(self.build(c));
+        }
+        let in_m = &self.in_m;
+        let comp = self.comps[c].as_mut().expect("built");
+        let now = |i: u32| in_m[comp.read[i as usize] as usize];
+        if comp.last_minimal && comp.order.iter().all(|&i| now(i) == comp.last[i as usize]) {
             return Verdict::Minimal;
         }
-        for (i, &a) in v.iter().enumerate() {
-            self.x[a as usize] = i as u32 + 1;
+        // Unchanged assumptions first, in their order, then the changed ones.
+        let (mut same, changed): (Vec<u32>, Vec<u32>) =
+            (comp.order.iter()).partition(|&&i| now(i) == comp.last[i as usize]);
+        same.extend(changed);
+        comp.order = same;
+        for (i, &q) in comp.read.iter().enumerate() {
+            comp.last[i] = in_m[q as usize];
         }
-        let p = self.check_program(c, v.len() as u32);
-        for &a in &v {
-            self.x[a as usize] = 0;
-        }
-        let g = crate::analyse::analyse(&p).expect("the check program uses no unsupported feature");
-        let completion = crate::nogoods::complete(&g);
-        let mut engine = CpuEngine::new(&g, &completion, self.opts);
-        match engine.next_model(limits) {
+        let assumed: Vec<Lit> = (comp.order.iter())
+            .map(|&i| match comp.last[i as usize] {
+                true => Lit::t(i + 1),
+                false => Lit::f(i + 1),
+            })
+            .collect();
+        self.searches += 1;
+        comp.engine.reassume(&assumed);
+        let step = comp.engine.next_model(limits);
+        comp.engine.unblock_last_model();
+        comp.last_minimal = matches!(step, Ok(Step::Exhausted));
+        match step {
             Ok(Step::Model(model)) => {
-                let kept = |a: u32| model.atoms.binary_search(&a).is_ok();
-                let u = (1..=v.len() as u32)
-                    .filter(|&i| !kept(i))
-                    .map(|i| v[i as usize - 1])
+                let base = comp.read.len() as u32 + 1;
+                let kept = |j: usize| model.atoms.binary_search(&(base + j as u32)).is_ok();
+                let u = (comp.atoms.iter().enumerate())
+                    .filter(|&(j, &a)| in_m[a as usize] && !kept(j))
+                    .map(|(_, &a)| a)
                     .collect();
                 Verdict::Unfounded(u)
             }
@@ -121,141 +175,148 @@ impl Tester {
         }
     }
 
-    /// The check program of component `c` (see the module doc); `x` numbers `V` as `1..=k`.
-    fn check_program(&self, c: usize, k: u32) -> Program {
-        let mut p = Program::default();
-        p.note_atom(k);
-        let xs: Vec<u32> = (1..=k).collect();
-        p.rule(Rule::choice(&xs, &[]));
-        let all: Vec<i32> = xs.iter().map(|&a| a as i32).collect();
-        p.rule(Rule::normal(&[], &all));
-        let mut next_aux = k + 1;
+    /// The check of component `c`: its program (see the module doc) and the engine over it.
+    fn build(&self, c: usize) -> Component {
+        let atoms = self.m.components[c].clone();
+        let mut read: Vec<u32> = atoms.clone();
         for &ri in &self.rules_of[c] {
             let r = &self.m.rules[ri as usize];
-            for head in self.head_groups(r) {
-                let Some(stay) = self.heads_in_v(&head) else {
-                    continue; // a head atom of M \ V holds whatever U is
-                };
-                let mut body: Vec<i32> = stay.iter().map(|&x| -(x as i32)).collect();
-                match &r.body {
-                    BodyDef::Conj { pos, neg } => {
-                        if neg.iter().any(|&a| self.in_m[a as usize])
-                            || pos.iter().any(|&a| !self.in_m[a as usize])
-                        {
-                            continue; // not in the reduct, or false below M
-                        }
-                        body.extend(
-                            pos.iter()
-                                .map(|&a| self.x[a as usize])
-                                .filter(|&x| x > 0)
-                                .map(|x| x as i32),
-                        );
-                    }
-                    BodyDef::Sum { lower, lits } => {
-                        let mut fixed = 0i64;
-                        let mut wl: Vec<(i32, i64)> = Vec::new();
-                        for &(l, w) in lits {
-                            let a = l.unsigned_abs() as usize;
-                            match (l > 0, self.in_m[a], self.x[a]) {
-                                (true, true, 0) | (false, false, _) => fixed += w,
-                                (true, true, x) => wl.push((x as i32, w)),
-                                _ => {}
-                            }
-                        }
-                        let need = lower - fixed;
-                        if need > wl.iter().map(|&(_, w)| w).sum::<i64>() {
-                            continue; // can never hold below M
-                        }
-                        if need > 0 {
-                            p.rule(Rule::sum(&[next_aux], need, &wl));
-                            p.note_atom(next_aux);
-                            body.push(next_aux as i32);
-                            next_aux += 1;
-                        }
-                    }
+            read.extend(&r.head);
+            match &r.body {
+                BodyDef::Conj { pos, neg } => read.extend(pos.iter().chain(neg)),
+                BodyDef::Sum { lits, .. } => read.extend(lits.iter().map(|l| l.0.unsigned_abs())),
+            }
+        }
+        read.sort_unstable();
+        read.dedup();
+        let p = self.check_program(c, &read, &atoms);
+        let g = crate::analyse::analyse(&p).expect("the check program uses no unsupported feature");
+        let completion = crate::nogoods::complete(&g);
+        Component {
+            engine: CpuEngine::new(&g, &completion, self.opts),
+            last: vec![false; read.len()],
+            last_minimal: false,
+            order: (0..read.len() as u32).collect(),
+            read,
+            atoms,
+        }
+    }
+
+    /// The check program of component `c` over `read` and the component's `atoms`.
+    fn check_program(&self, c: usize, read: &[u32], atoms: &[u32]) -> Program {
+        let k = read.len() as u32;
+        let n = atoms.len() as u32;
+        // `m_q`, `x_a` and what `q ∈ M \ U` reads (see `Component`).
+        let m = |q: u32| read.binary_search(&q).expect("a read atom") as i32 + 1;
+        let x = |a: u32| {
+            atoms
+                .binary_search(&a)
+                .ok()
+                .map(|j| (k + 1 + j as u32) as i32)
+        };
+        let stays = |q: u32| x(q).unwrap_or_else(|| m(q));
+        let mut p = Program::default();
+        let ch = k + n + 1;
+        p.note_atom(ch);
+        let chosen: Vec<u32> = (1..=k + n).collect();
+        p.rule(Rule::choice(&chosen, &[]));
+        for &a in atoms {
+            let xa = x(a).expect("an atom of the component");
+            p.rule(Rule::normal(&[], &[xa, -m(a)]));
+            p.rule(Rule::normal(&[ch], &[m(a), -xa]));
+        }
+        p.rule(Rule::normal(&[], &[-(ch as i32)]));
+        let mut next_aux = ch + 1;
+        for &ri in &self.rules_of[c] {
+            let r = &self.m.rules[ri as usize];
+            let body: Vec<i32> = match &r.body {
+                BodyDef::Conj { pos, neg } => pos
+                    .iter()
+                    .map(|&q| stays(q))
+                    .chain(neg.iter().map(|&q| -m(q)))
+                    .collect(),
+                BodyDef::Sum { lower, lits } => {
+                    let wl: Vec<(i32, i64)> = lits
+                        .iter()
+                        .map(|&(l, w)| match l > 0 {
+                            true => (stays(l as u32), w),
+                            false => (-m(l.unsigned_abs()), w),
+                        })
+                        .collect();
+                    let s = next_aux;
+                    next_aux += 1;
+                    p.note_atom(s);
+                    p.rule(Rule::sum(&[s], *lower, &wl));
+                    vec![s as i32]
                 }
-                p.rule(Rule::normal(&[], &body));
+            };
+            if r.choice {
+                for &h in r.head.iter().filter(|&&h| x(h).is_some()) {
+                    let mut ng = vec![m(h), -x(h).expect("in the component")];
+                    ng.extend(&body);
+                    p.rule(Rule::normal(&[], &ng));
+                }
+            } else {
+                let mut ng: Vec<i32> = r.head.iter().map(|&h| -stays(h)).collect();
+                ng.extend(&body);
+                p.rule(Rule::normal(&[], &ng));
             }
         }
         p
     }
 
-    /// A choice rule's head atoms one by one (those in `M`), a disjunctive head whole.
-    fn head_groups(&self, r: &MinRule) -> Vec<Vec<u32>> {
-        if r.choice {
-            r.head
-                .iter()
-                .filter(|&&a| self.in_m[a as usize])
-                .map(|&a| vec![a])
-                .collect()
-        } else {
-            vec![r.head.clone()]
-        }
-    }
-
-    /// The `x` atoms of `head`'s atoms in `V`; `None` when an atom of `M \ V` is in `head`.
-    fn heads_in_v(&self, head: &[u32]) -> Option<Vec<u32>> {
-        let mut stay = Vec::new();
-        for &a in head {
-            match (self.in_m[a as usize], self.x[a as usize]) {
-                (true, 0) => return None,
-                (true, x) => stay.push(x),
-                (false, _) => {}
-            }
-        }
-        Some(stay)
-    }
-
-    /// The loop nogood of `u` (an unfounded set of the candidate `atoms`) for its atom `a`:
-    /// `T a` and, for each rule with a head atom in `u` and no positive body atom in `u`, a
-    /// reason it cannot support `u` — a true head atom outside `u`, or the literals that make
-    /// its body false (a conjunction: one false literal; a sum: all its false literals outside
-    /// `u`). Any assignment holding them all leaves `u` unfounded with `a` true, so no answer
-    /// set does. `None` if a rule has no such reason (never, for a `u` from [`Tester::check`]).
-    pub fn loop_nogood(&mut self, atoms: &[u32], u: &[u32], a: u32) -> Option<Vec<Lit>> {
+    /// The reasons of the loop nogoods of `u` (an unfounded set of the candidate `atoms`): for
+    /// each rule with a head atom in `u` and no positive body atom in `u`, a reason it cannot
+    /// support `u` — a true head atom outside `u`, or the literals that make its body false (a
+    /// conjunction: one false literal; a sum: all its false literals outside `u`). With `T a`
+    /// for any `a ∈ u` they are a loop nogood: an assignment holding them all leaves `u`
+    /// unfounded with `a` true, so no answer set does. `None` if a rule has no such reason
+    /// (never, for a `u` from [`Tester::check`]).
+    pub fn loop_reasons(&mut self, atoms: &[u32], u: &[u32]) -> Option<Vec<Lit>> {
         atoms.iter().for_each(|&q| self.in_m[q as usize] = true);
         let in_u = |q: u32| u.binary_search(&q).is_ok();
-        let mut ng = vec![Lit::t(a)];
+        // The rules with a head atom in `u`, each once.
+        let mut rules: Vec<u32> = u
+            .iter()
+            .flat_map(|&a| self.head_rules[a as usize].iter().copied())
+            .collect();
+        rules.sort_unstable();
+        rules.dedup();
+        let mut ng = Vec::new();
         let mut ok = true;
-        'rules: for r in &self.m.rules {
-            let groups: Vec<Vec<u32>> = if r.choice {
-                r.head
-                    .iter()
-                    .filter(|&&h| in_u(h))
-                    .map(|&h| vec![h])
-                    .collect()
-            } else if r.head.iter().any(|&h| in_u(h)) {
-                vec![r.head.clone()]
-            } else {
-                vec![]
+        'rules: for &ri in &rules {
+            let r = &self.m.rules[ri as usize];
+            // A choice rule supports each of its head atoms on its own: one in `u` is reason
+            // enough to look at it, and no other head atom makes it fail to.
+            let true_head = match r.choice {
+                true => None,
+                false => r.head.iter().find(|&&h| !in_u(h) && self.in_m[h as usize]),
             };
-            for head in groups {
-                if let Some(&h) = head.iter().find(|&&h| !in_u(h) && self.in_m[h as usize]) {
-                    ng.push(Lit::t(h));
-                    continue;
-                }
-                match &r.body {
-                    BodyDef::Conj { pos, neg } => {
-                        if pos.iter().any(|&q| in_u(q)) {
-                            continue; // internal: needs u itself
-                        }
-                        if let Some(&q) = pos.iter().find(|&&q| !self.in_m[q as usize]) {
-                            ng.push(Lit::f(q));
-                        } else if let Some(&q) = neg.iter().find(|&&q| self.in_m[q as usize]) {
-                            ng.push(Lit::t(q));
-                        } else {
-                            ok = false;
-                            break 'rules;
-                        }
+            if let Some(&h) = true_head {
+                ng.push(Lit::t(h));
+                continue;
+            }
+            match &r.body {
+                BodyDef::Conj { pos, neg } => {
+                    if pos.iter().any(|&q| in_u(q)) {
+                        continue; // internal: needs u itself
                     }
-                    BodyDef::Sum { lits, .. } => {
-                        for &(l, _) in lits {
-                            let q = l.unsigned_abs();
-                            match (l > 0, self.in_m[q as usize]) {
-                                (true, false) => ng.push(Lit::f(q)),
-                                (false, true) => ng.push(Lit::t(q)),
-                                _ => {}
-                            }
+                    if let Some(&q) = pos.iter().find(|&&q| !self.in_m[q as usize]) {
+                        ng.push(Lit::f(q));
+                    } else if let Some(&q) = neg.iter().find(|&&q| self.in_m[q as usize]) {
+                        ng.push(Lit::t(q));
+                    } else {
+                        ok = false;
+                        break 'rules;
+                    }
+                }
+                BodyDef::Sum { lits, .. } => {
+                    for &(l, _) in lits {
+                        let q = l.unsigned_abs();
+                        match (l > 0, self.in_m[q as usize]) {
+                            (true, false) => ng.push(Lit::f(q)),
+                            (false, true) => ng.push(Lit::t(q)),
+                            _ => {}
                         }
                     }
                 }
@@ -265,5 +326,14 @@ impl Tester {
         ng.sort_unstable();
         ng.dedup();
         ok.then_some(ng)
+    }
+
+    /// The loop nogood of `u` for its atom `a`: `T a` and `reasons` ([`Tester::loop_reasons`]).
+    pub fn loop_nogood(reasons: &[Lit], a: u32) -> Vec<Lit> {
+        let mut ng = reasons.to_vec();
+        if let Err(i) = ng.binary_search(&Lit::t(a)) {
+            ng.insert(i, Lit::t(a));
+        }
+        ng
     }
 }

@@ -193,3 +193,57 @@ fn head_cycle_examples() {
     ];
     assert_eq!(solve(p), vec![vec![1, 3]]);
 }
+
+/// One tester kept across checks (its learned nogoods, the levels of shared assumptions)
+/// answers as a fresh one does: every model `X` of a random program, in a scrambled order and
+/// each twice, is `Minimal` exactly when a fresh tester says so (a non-minimal `X` may be
+/// minimal in the head-cycle components, which are all a tester looks at), and an
+/// `Unfounded(U)` names a `U ⊆ X` with `X \ U` a model of `P^X`.
+#[test]
+fn a_kept_tester_answers_each_candidate_as_the_definition() {
+    let mut rng = Rng(0x7e57_0053);
+    let (mut minimal, mut unfounded) = (0, 0);
+    for i in 0..600 {
+        let (p, n) = random_program(&mut rng);
+        let Some(m) = crate::analyse::analyse(&p).expect("supported").minimality else {
+            continue;
+        };
+        let o = opts(Learning::Res, Heuristic::Activity, i);
+        let mut tester = super::tester::Tester::new(m.clone(), n, o);
+        let mut xs: Vec<u32> = (0u32..1 << n)
+            .filter(|&x| models_reduct(&p, x, x))
+            .collect();
+        let k = xs.len();
+        for j in 0..2 * k {
+            let x = xs[(j * 7 + rng.below(k as u64 + 1) as usize) % k];
+            xs.push(x);
+        }
+        for &x in &xs {
+            let atoms: Vec<u32> = (1..=n).filter(|&a| x & 1 << (a - 1) != 0).collect();
+            let mut fresh = super::tester::Tester::new(m.clone(), n, o);
+            let want = fresh.check(&atoms, &Limits::none()) == super::tester::Verdict::Minimal;
+            match tester.check(&atoms, &Limits::none()) {
+                super::tester::Verdict::Minimal => {
+                    assert!(want, "program {i}: {x:b} is not minimal: {p:#?}");
+                    minimal += 1;
+                }
+                super::tester::Verdict::Unfounded(u) => {
+                    let mut y = x;
+                    for &a in &u {
+                        assert!(x & 1 << (a - 1) != 0, "program {i}: U ⊄ {x:b}");
+                        y &= !(1 << (a - 1));
+                    }
+                    assert!(
+                        y != x && models_reduct(&p, x, y),
+                        "program {i}: {x:b} {u:?}"
+                    );
+                    assert!(!want, "program {i}: {x:b} is minimal: {p:#?}");
+                    unfounded += 1;
+                }
+                super::tester::Verdict::Stopped => panic!("stopped without a limit"),
+            }
+        }
+    }
+    eprintln!("{minimal} minimal, {unfounded} unfounded");
+    assert!(minimal > 200 && unfounded > 200);
+}
