@@ -314,8 +314,7 @@ impl<'c> Incremental<'c> {
         while i < t.len() {
             let b = t[i] as usize;
             i += 1;
-            let (lo, hi) = (c.occ_offsets[b] as usize, c.occ_offsets[b + 1] as usize);
-            for &(r, _) in &c.occ[lo..hi] {
+            for (r, _) in c.occ(b) {
                 for &h in &c.program.rules[r as usize].head.atoms {
                     let h = h as usize;
                     if m[h] && !open[h] && support[h] == r {
@@ -355,8 +354,7 @@ impl<'c> Incremental<'c> {
         }
         while let Some(a) = queue.pop() {
             let a = a as usize;
-            let (lo, hi) = (c.occ_offsets[a] as usize, c.occ_offsets[a + 1] as usize);
-            for &(r, w) in &c.occ[lo..hi] {
+            for (r, w) in c.occ(a) {
                 let k = &mut self.need[r as usize];
                 if self.counted[r as usize] != round || *k == OUT {
                     continue; // no head in `T`, or not in the reduct

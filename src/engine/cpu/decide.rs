@@ -64,6 +64,24 @@ impl Csr {
         }
         Csr { off, val }
     }
+    /// The map of the pairs `emit` gives to its argument, in the order given (as [`Csr::build`]
+    /// of them): `emit` is called twice, to count and to fill, so that no vector of pairs is
+    /// made (on a program of millions of rules those took twice the map, at the peak).
+    pub fn from_emit(n: usize, emit: impl Fn(&mut dyn FnMut(u32, u32))) -> Csr {
+        let mut off = vec![0u32; n + 1];
+        emit(&mut |k, _| off[k as usize + 1] += 1);
+        for i in 0..n {
+            off[i + 1] += off[i];
+        }
+        let mut fill = off[..n].to_vec();
+        let mut val = vec![0; off[n] as usize];
+        emit(&mut |k, v| {
+            val[fill[k as usize] as usize] = v;
+            fill[k as usize] += 1;
+        });
+        Csr { off, val }
+    }
+
     /// Positions of `k`'s list in the value array (for parallel arrays).
     #[inline]
     pub fn range(&self, k: usize) -> (usize, usize) {
@@ -111,18 +129,13 @@ pub struct Rules {
 impl Rules {
     pub fn new(g: &GroundProgram, c: &Completion, num_vars: usize) -> Rules {
         let nb = g.bodies.len();
-        let mut heads = Vec::new();
-        let mut atom_rules = Vec::new();
-        let mut body_rules = Vec::new();
+        let na = g.num_atoms as usize + 1;
         let mut body_has_head = vec![false; nb];
         let mut body_has_choice = vec![false; nb];
         let mut candidate = vec![false; num_vars];
-        for (r, rule) in g.rules.iter().enumerate() {
-            body_rules.push((rule.body, r as u32));
-            for &h in &rule.head {
-                heads.push((r as u32, h));
-                atom_rules.push((h, r as u32));
-                if rule.choice {
+        for rule in g.rules.iter() {
+            if rule.choice {
+                for &h in &rule.head {
                     candidate[h as usize] = true;
                 }
             }
@@ -132,26 +145,37 @@ impl Rules {
             }
             body_has_choice[rule.body as usize] |= rule.choice;
         }
-        let mut var_bodies = Vec::new();
-        let mut pos_occ = Vec::new();
-        let mut pos_missing = vec![0u32; nb];
-        for (b, body) in g.bodies.iter().enumerate() {
-            var_bodies.push((c.body_var[b], b as u32));
-            if let BodyDef::Conj { pos, .. } = body {
-                pos_missing[b] = pos.len() as u32;
-                pos_occ.extend(pos.iter().map(|&p| (p, b as u32)));
-            }
-        }
+        let rules = || g.rules.iter().enumerate().map(|(r, rule)| (r as u32, rule));
+        let pos_missing: Vec<u32> = g
+            .bodies
+            .iter()
+            .map(|body| match body {
+                BodyDef::Conj { pos, .. } => pos.len() as u32,
+                BodyDef::Sum { .. } => 0,
+            })
+            .collect();
         Rules {
             pos_len: pos_missing.clone(),
             body_var: c.body_var.clone(),
             rule_body: g.rules.iter().map(|r| r.body).collect(),
             rule_choice: g.rules.iter().map(|r| r.choice).collect(),
-            rule_heads: Csr::build(g.rules.len(), &heads),
-            atom_rules: Csr::build(g.num_atoms as usize + 1, &atom_rules),
-            body_rules: Csr::build(nb, &body_rules),
-            var_bodies: Csr::build(num_vars, &var_bodies),
-            pos_occ: Csr::build(g.num_atoms as usize + 1, &pos_occ),
+            rule_heads: Csr::from_emit(g.rules.len(), |put| {
+                rules().for_each(|(r, rule)| rule.head.iter().for_each(|&h| put(r, h)))
+            }),
+            atom_rules: Csr::from_emit(na, |put| {
+                rules().for_each(|(r, rule)| rule.head.iter().for_each(|&h| put(h, r)))
+            }),
+            body_rules: Csr::from_emit(nb, |put| rules().for_each(|(r, rule)| put(rule.body, r))),
+            var_bodies: Csr::from_emit(num_vars, |put| {
+                (0..nb).for_each(|b| put(c.body_var[b], b as u32))
+            }),
+            pos_occ: Csr::from_emit(na, |put| {
+                for (b, body) in g.bodies.iter().enumerate() {
+                    if let BodyDef::Conj { pos, .. } = body {
+                        pos.iter().for_each(|&p| put(p, b as u32));
+                    }
+                }
+            }),
             pos_missing,
             body_has_head,
             body_has_choice,

@@ -195,6 +195,28 @@ pub struct CpuEngine {
 
 impl CpuEngine {
     pub fn new(g: &GroundProgram, c: &Completion, opts: HostOptions) -> CpuEngine {
+        let mut e = CpuEngine::without_input(g, c, opts);
+        e.load_input(&c.db);
+        e.queue_candidates();
+        e
+    }
+
+    /// [`CpuEngine::new`] for a run of one engine, which owns the analysed program and its
+    /// completion: each is dropped as soon as the engine has what it needs of it (the program
+    /// before the input nogoods are stored and watched, the completion after), so that the
+    /// peak of a large program's preparation holds neither beside the whole engine. The same
+    /// engine as `new`'s.
+    pub fn from_owned(g: GroundProgram, c: Completion, opts: HostOptions) -> CpuEngine {
+        let mut e = CpuEngine::without_input(&g, &c, opts);
+        drop(g);
+        e.load_input(&c.db);
+        drop(c);
+        e.queue_candidates();
+        e
+    }
+
+    /// The engine without its input nogoods (`load_input`) and with no variable queued.
+    fn without_input(g: &GroundProgram, c: &Completion, opts: HostOptions) -> CpuEngine {
         let db = &c.db;
         let max_body_var = c.body_var.iter().copied().max().unwrap_or(0);
         let num_vars = (db.num_vars as usize)
@@ -219,7 +241,7 @@ impl CpuEngine {
         let deps = Deps::new(opts.learning == Learning::Fwd, opts.fwd_cut);
         let sums = SumPropagator::new(&c.native_sums, num_vars, deps.decision_sets());
         let opt = ObjectiveBound::new(&g.objective, num_vars, opts.learning == Learning::Fwd);
-        let mut e = CpuEngine {
+        CpuEngine {
             opts,
             num_atoms: g.num_atoms,
             input_atoms: g.input_atoms(),
@@ -273,16 +295,16 @@ impl CpuEngine {
             assumed: Vec::new(),
             held: Vec::new(),
             core: None,
-        };
-        e.load_input(db);
-        e.bins.compact();
-        e.watches.compact();
-        for v in 1..num_vars as Var {
-            if e.vars || e.rules.is_candidate(v) {
-                e.scores.insert(v);
+        }
+    }
+
+    /// Queue every variable the decisions may pick (all of them, deciding on variables).
+    fn queue_candidates(&mut self) {
+        for v in 1..self.a.level.len() as Var {
+            if self.vars || self.rules.is_candidate(v) {
+                self.scores.insert(v);
             }
         }
-        e
     }
 
     /// Analyse conflict `confl`, backjump, and add the learned nogood (which then propagates).
