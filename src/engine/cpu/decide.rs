@@ -23,6 +23,7 @@ use super::CpuEngine;
 use crate::analyse::{BodyDef, GroundProgram};
 use crate::lit::{Lit, Var};
 use crate::nogoods::Completion;
+use std::sync::Arc;
 
 /// Variables [`CpuEngine::decide`] takes from the score heap before the search looks at its
 /// limits: the decision that would complete an assignment of millions of variables first pops
@@ -103,9 +104,19 @@ impl Csr {
     }
 }
 
-/// What decisions need to know of the program.
+/// What decisions need to know of the program: its rule graph, read-only and shared by the
+/// engines of every thread of a race ([`Rules::share`]: one copy, not one per thread), and the
+/// thread's own counters.
 #[derive(Debug)]
 pub struct Rules {
+    graph: Arc<RuleGraph>,
+    /// By body: its positive atoms not true now.
+    pub pos_missing: Vec<u32>,
+}
+
+/// The rule graph (`Rules` reads through to it).
+#[derive(Debug)]
+pub struct RuleGraph {
     pub body_var: Vec<Var>,
     pub rule_body: Vec<u32>,
     pub rule_choice: Vec<bool>,
@@ -118,12 +129,18 @@ pub struct Rules {
     pub var_bodies: Csr,
     /// Atom → conjunctive bodies with it as a positive literal.
     pub pos_occ: Csr,
-    pub pos_missing: Vec<u32>,
     /// By body: its positive atoms (`pos_missing` with no atom true).
     pos_len: Vec<u32>,
     body_has_head: Vec<bool>,
     body_has_choice: Vec<bool>,
     candidate: Vec<bool>,
+}
+
+impl std::ops::Deref for Rules {
+    type Target = RuleGraph;
+    fn deref(&self) -> &RuleGraph {
+        &self.graph
+    }
 }
 
 impl Rules {
@@ -154,7 +171,7 @@ impl Rules {
                 BodyDef::Sum { .. } => 0,
             })
             .collect();
-        Rules {
+        let graph = RuleGraph {
             pos_len: pos_missing.clone(),
             body_var: c.body_var.clone(),
             rule_body: g.rules.iter().map(|r| r.body).collect(),
@@ -176,20 +193,42 @@ impl Rules {
                     }
                 }
             }),
-            pos_missing,
             body_has_head,
             body_has_choice,
             candidate,
+        };
+        Rules {
+            graph: Arc::new(graph),
+            pos_missing,
         }
+    }
+
+    /// The graph, to share.
+    pub fn graph(&self) -> Arc<RuleGraph> {
+        self.graph.clone()
+    }
+
+    /// Rules over `graph` (shared, not copied), with counters of their own as `new` makes
+    /// them: for the engine of another thread.
+    pub fn over(graph: Arc<RuleGraph>) -> Rules {
+        Rules {
+            pos_missing: graph.pos_len.clone(),
+            graph,
+        }
+    }
+
+    /// Whether `other` reads the same graph (not a copy).
+    pub fn shares_with(&self, other: &Rules) -> bool {
+        Arc::ptr_eq(&self.graph, &other.graph)
     }
 
     /// `pos_missing` counted again from `a` (after decisions on variables, which let the
     /// counters rest).
     pub fn recount(&mut self, a: &Assignment, num_atoms: u32) {
-        self.pos_missing.copy_from_slice(&self.pos_len);
+        self.pos_missing.copy_from_slice(&self.graph.pos_len);
         for v in 1..=num_atoms {
             if a.holds(Lit::t(v)) {
-                for &b in self.pos_occ.get(v as usize) {
+                for &b in self.graph.pos_occ.get(v as usize) {
                     self.pos_missing[b as usize] -= 1;
                 }
             }
@@ -198,7 +237,7 @@ impl Rules {
 
     #[inline]
     pub fn is_candidate(&self, v: Var) -> bool {
-        self.candidate[v as usize]
+        self.graph.candidate[v as usize]
     }
 
     /// Each distinct body of the rules whose head holds an atom of `atoms`, once, with the
@@ -207,8 +246,8 @@ impl Rules {
     pub fn distinct_bodies(&self, atoms: &[u32], seen: &mut [bool]) -> Vec<(u32, usize)> {
         let mut out = Vec::new();
         for &q in atoms {
-            for &r in self.atom_rules.get(q as usize) {
-                let b = self.rule_body[r as usize] as usize;
+            for &r in self.graph.atom_rules.get(q as usize) {
+                let b = self.graph.rule_body[r as usize] as usize;
                 if !seen[b] {
                     seen[b] = true;
                     out.push((q, b));
@@ -226,13 +265,14 @@ impl Rules {
         if !a.is_unassigned(v) {
             return None;
         }
-        for &b in self.var_bodies.get(v as usize) {
+        for &b in self.graph.var_bodies.get(v as usize) {
             let b = b as usize;
-            if !self.body_has_head[b] || self.pos_missing[b] != 0 {
+            if !self.graph.body_has_head[b] || self.pos_missing[b] != 0 {
                 continue;
             }
-            let open_head = self.body_rules.get(b).iter().any(|&r| {
-                self.rule_heads
+            let open_head = self.graph.body_rules.get(b).iter().any(|&r| {
+                self.graph
+                    .rule_heads
                     .get(r as usize)
                     .iter()
                     .any(|&h| a.is_unassigned(h))
@@ -241,9 +281,11 @@ impl Rules {
                 return Some(Lit::t(v));
             }
         }
-        let choice_ready = self.atom_rules.get(v as usize).iter().any(|&r| {
-            self.rule_choice[r as usize]
-                && a.holds(Lit::t(self.body_var[self.rule_body[r as usize] as usize]))
+        let choice_ready = self.graph.atom_rules.get(v as usize).iter().any(|&r| {
+            self.graph.rule_choice[r as usize]
+                && a.holds(Lit::t(
+                    self.graph.body_var[self.graph.rule_body[r as usize] as usize],
+                ))
         });
         choice_ready.then_some(Lit::t(v))
     }
@@ -261,24 +303,24 @@ impl Rules {
     fn on_true(&mut self, a: &Assignment, scores: &mut Scores, l: Lit, num_atoms: u32) {
         let v = l.var();
         if v <= num_atoms {
-            for &b in self.pos_occ.get(v as usize) {
+            for &b in self.graph.pos_occ.get(v as usize) {
                 let m = &mut self.pos_missing[b as usize];
                 *m -= 1;
                 if *m == 0 {
-                    let bv = self.body_var[b as usize];
-                    if self.candidate[bv as usize] && a.is_unassigned(bv) {
+                    let bv = self.graph.body_var[b as usize];
+                    if self.graph.candidate[bv as usize] && a.is_unassigned(bv) {
                         scores.insert(bv);
                     }
                 }
             }
         }
-        for &b in self.var_bodies.get(v as usize) {
-            if !self.body_has_choice[b as usize] {
+        for &b in self.graph.var_bodies.get(v as usize) {
+            if !self.graph.body_has_choice[b as usize] {
                 continue;
             }
-            for &r in self.body_rules.get(b as usize) {
-                if self.rule_choice[r as usize] {
-                    for &h in self.rule_heads.get(r as usize) {
+            for &r in self.graph.body_rules.get(b as usize) {
+                if self.graph.rule_choice[r as usize] {
+                    for &h in self.graph.rule_heads.get(r as usize) {
                         if a.is_unassigned(h) {
                             scores.insert(h);
                         }
@@ -292,14 +334,14 @@ impl Rules {
     #[inline]
     pub fn on_unassign(&mut self, scores: &mut Scores, l: Lit, num_atoms: u32) {
         let v = l.var();
-        if self.candidate[v as usize] {
+        if self.graph.candidate[v as usize] {
             scores.insert(v);
         }
         if v > num_atoms {
             return;
         }
         if l.is_true() {
-            for &b in self.pos_occ.get(v as usize) {
+            for &b in self.graph.pos_occ.get(v as usize) {
                 self.pos_missing[b as usize] += 1;
             }
         }

@@ -47,7 +47,11 @@ impl CpuEngine {
         let (mut bins, mut longs) = (vec![0u32; n], vec![0u32; n]);
         for &r in &stored {
             let lits = self.store.lits(r);
-            let counts = if lits.len() == 2 { &mut bins } else { &mut longs };
+            let counts = if lits.len() == 2 {
+                &mut bins
+            } else {
+                &mut longs
+            };
             counts[lits[0].code() as usize] += 1;
             counts[lits[1].code() as usize] += 1;
         }
