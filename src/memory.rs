@@ -7,10 +7,19 @@
 //! is what is live.
 //!
 //! Invariant: it frees nothing that is in use (only the allocator's free pages) and changes no
-//! result; it is a no-op where the allocator is not glibc's.
+//! result; it is a no-op where the allocator is not glibc's, and for small programs (the trim
+//! walks the whole heap and holds the allocator's locks meanwhile: not worth it below
+//! [`LARGE`] rules, and a small race's threads should start at once).
 
-/// Return the allocator's free pages to the system (a few milliseconds per GB of heap).
-pub fn give_back() {
+/// Programs of at least this many rules (or bodies) give their freed pages back.
+pub const LARGE: usize = 100_000;
+
+/// Return the allocator's free pages to the system when the program of `size` rules (or
+/// bodies) is [`LARGE`] (a few milliseconds per GB of heap).
+pub fn give_back(size: usize) {
+    if size < LARGE {
+        return;
+    }
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only releases memory no allocation holds.
     unsafe {

@@ -74,9 +74,10 @@ pub(super) fn member(
         return;
     }
     let mut engine = CpuEngine::with_shared(&program.0, &program.1, opts, &program.2);
+    let size = program.0.rules.len().max(program.0.bodies.len());
     // The last thread built frees the program and gives its pages back to the system.
     if Arc::into_inner(program).is_some() {
-        crate::memory::give_back();
+        crate::memory::give_back(size);
     }
     if let Some(p) = port {
         engine.share_under_bounds(p);

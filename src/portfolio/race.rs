@@ -521,10 +521,11 @@ fn member(
     }
     let (ground, completion) = &common.program;
     let mut engine = CpuEngine::with_shared(ground, completion, opts, &common.shared);
+    let size = ground.rules.len().max(ground.bodies.len());
     // The last member to be built frees the program and its completion, and gives their pages
     // back to the system.
     if Arc::into_inner(common).is_some() {
-        crate::memory::give_back();
+        crate::memory::give_back(size);
     }
     if let Some(p) = port {
         engine.share_through(p);

@@ -254,6 +254,7 @@ impl CpuEngine {
     /// engine as `new`'s.
     pub fn from_owned(mut g: GroundProgram, c: Completion, opts: HostOptions) -> CpuEngine {
         let rules = Rules::new(&g, &c, num_vars(&g, &c));
+        let size = g.rules.len().max(g.bodies.len());
         // The rest of the engine reads the program's bodies (only where it is not tight: the
         // unfounded-set checks), never its rules: both freed before the engine grows.
         g.rules = Vec::new();
@@ -261,13 +262,13 @@ impl CpuEngine {
         if g.tight {
             g.bodies = Default::default();
         }
-        crate::memory::give_back();
+        crate::memory::give_back(size);
         let mut e = CpuEngine::without_input(&g, &c, opts, rules);
         drop(g);
-        crate::memory::give_back();
+        crate::memory::give_back(size);
         e.load_input(&c.db);
         drop(c);
-        crate::memory::give_back();
+        crate::memory::give_back(size);
         e.queue_candidates();
         e
     }
