@@ -85,6 +85,24 @@ pub(crate) struct SumBody {
     pub lits: Vec<(Lit, i64)>,
 }
 
+/// The normalised sum bodies by rule index, `sums[r]` as a `&Option<SumBody>`: four bytes a
+/// rule, none for a program without sum bodies (a `Vec<Option<SumBody>>` took 32 bytes a rule,
+/// a third of the checker on programs of millions of normal rules).
+#[derive(Debug, Default)]
+pub(crate) struct Sums {
+    /// Rule → its body's slot in `bodies` (0: a normal body); empty: every body is normal.
+    slot: Vec<u32>,
+    /// `None` first, then the sum bodies.
+    bodies: Vec<Option<SumBody>>,
+}
+
+impl std::ops::Index<usize> for Sums {
+    type Output = Option<SumBody>;
+    fn index(&self, rule: usize) -> &Option<SumBody> {
+        &self.bodies[self.slot.get(rule).map_or(0, |&k| k as usize)]
+    }
+}
+
 /// The support of an atom derived by its `#external` declaration, not by a rule.
 pub(crate) const EXTERNAL: u32 = u32::MAX;
 
@@ -102,10 +120,13 @@ pub(crate) enum Ext {
 pub struct Checker {
     pub(crate) program: Arc<Program>,
     /// Normalised sum bodies, by rule index (`None` for normal bodies).
-    pub(crate) sums: Vec<Option<SumBody>>,
-    /// Atom → (rule, weight) for each positive body occurrence (CSR over `0..=max_atom`).
-    pub(crate) occ_offsets: Vec<u32>,
-    pub(crate) occ: Vec<(u32, i64)>,
+    pub(crate) sums: Sums,
+    /// Atom → (rule, weight) for each positive body occurrence (CSR over `0..=max_atom`;
+    /// [`Checker::occ`] reads it).
+    occ_offsets: Vec<u32>,
+    occ_rules: Vec<u32>,
+    /// The weights of `occ_rules`, empty when every one is 1 (no sum body).
+    occ_weights: Vec<i64>,
     /// The external status of atoms that head no rule.
     pub(crate) ext: Vec<Ext>,
     /// Disjunctive rules may be shifted (no two atoms of one head on a common positive cycle).
@@ -119,36 +140,49 @@ impl Checker {
     pub fn new(program: impl Into<Arc<Program>>) -> Self {
         let program: Arc<Program> = program.into();
         let n = program.max_atom as usize;
-        let mut sums = Vec::with_capacity(program.rules.len());
+        let mut sums = Sums {
+            slot: Vec::new(),
+            bodies: vec![None],
+        };
         let mut count = vec![0u32; n + 2];
-        for rule in &program.rules {
-            let sum = match &rule.body {
+        for (r, rule) in program.rules.iter().enumerate() {
+            match &rule.body {
                 Body::Normal(lits) => {
                     for &l in lits.iter().filter(|&&l| l > 0) {
                         count[l as usize] += 1;
                     }
-                    None
                 }
                 Body::Sum { lower, lits } => {
                     let s = normalise_sum(*lower, lits.iter().map(|w| (w.lit, w.weight)));
                     for &(l, _) in s.lits.iter().filter(|(l, _)| *l > 0) {
                         count[l as usize] += 1;
                     }
-                    Some(s)
+                    if sums.slot.is_empty() {
+                        sums.slot = vec![0; program.rules.len()];
+                    }
+                    sums.slot[r] = sums.bodies.len() as u32;
+                    sums.bodies.push(Some(s));
                 }
-            };
-            sums.push(sum);
+            }
         }
         // Built here, not with `crate::csr`: the checker shares no code with the solver.
         let mut occ_offsets = vec![0u32; n + 2];
         for a in 0..=n {
             occ_offsets[a + 1] = occ_offsets[a] + count[a];
         }
+        drop(count);
         let mut fill = occ_offsets.clone();
-        let mut occ = vec![(0u32, 0i64); occ_offsets[n + 1] as usize];
+        let total = occ_offsets[n + 1] as usize;
+        let mut occ_rules = vec![0u32; total];
+        let weighted = sums.bodies.len() > 1;
+        let mut occ_weights = vec![0i64; if weighted { total } else { 0 }];
         for (r, rule) in program.rules.iter().enumerate() {
             let mut put = |a: usize, w: i64| {
-                occ[fill[a] as usize] = (r as u32, w);
+                let k = fill[a] as usize;
+                occ_rules[k] = r as u32;
+                if weighted {
+                    occ_weights[k] = w;
+                }
                 fill[a] += 1;
             };
             match (&rule.body, &sums[r]) {
@@ -164,6 +198,7 @@ impl Checker {
                 (Body::Sum { .. }, None) => unreachable!("every sum body was normalised above"),
             }
         }
+        drop(fill);
 
         let mut heads = vec![false; n + 1];
         for rule in &program.rules {
@@ -201,7 +236,8 @@ impl Checker {
             program,
             sums,
             occ_offsets,
-            occ,
+            occ_rules,
+            occ_weights,
             ext,
             head_cycle_free: true,
             disjunctive,
@@ -209,6 +245,15 @@ impl Checker {
         };
         checker.head_cycle_free = fixpoint::head_cycle_free(&checker);
         checker
+    }
+
+    /// The (rule, weight) of each positive body occurrence of `atom`.
+    pub(crate) fn occ(&self, atom: usize) -> impl Iterator<Item = (u32, i64)> + '_ {
+        let (lo, hi) = (
+            self.occ_offsets[atom] as usize,
+            self.occ_offsets[atom + 1] as usize,
+        );
+        (lo..hi).map(move |k| (self.occ_rules[k], self.occ_weights.get(k).map_or(1, |&w| w)))
     }
 
     /// Is `atoms` (the true atoms; order and duplicates do not matter) an answer set?

@@ -11,6 +11,7 @@ pub mod csr;
 pub mod engine;
 pub mod grounder;
 pub mod lit;
+pub mod memory;
 pub mod nogoods;
 pub mod output;
 pub mod portfolio;

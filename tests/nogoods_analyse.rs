@@ -82,7 +82,7 @@ fn trivial_sums() {
     let (g, names) = ground("{q}. a :- 0 {1:q}. b :- 3 {1:q; 1:not q}.");
     assert_eq!(g.rules.len(), 2);
     assert_eq!(
-        g.bodies,
+        *g.bodies,
         vec![BodyDef::Conj {
             pos: vec![],
             neg: vec![]

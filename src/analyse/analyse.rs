@@ -71,7 +71,10 @@ pub fn analyse_with(program: &Program, simplify: bool) -> Result<GroundProgram, 
 
     let num_atoms = max_atom(program);
     // The input's rules in order, then the externals' and the assumptions'.
-    let mut rules: Vec<InRule> = Vec::new();
+    // (Sized at once: a vector doubling past millions of rules holds both copies at the peak.)
+    let mut rules: Vec<InRule> = Vec::with_capacity(
+        program.rules.len() + 2 * program.externals.len() + program.assumptions.len(),
+    );
     for (k, rule) in program.rules.iter().enumerate() {
         let mut head = rule.head.atoms.clone();
         head.sort_unstable();
@@ -140,16 +143,23 @@ pub fn analyse_with(program: &Program, simplify: bool) -> Result<GroundProgram, 
     } else {
         Simplified::default()
     };
-    let mut b = Builder::default();
+    let mut b = Builder::with_capacity(rules.len());
     // Disjunctive rules wait until the dependency graph is known: (input rule number, head, body).
     let mut disjunctive: Vec<(usize, Vec<u32>, BodyDef)> = Vec::new();
-    for r in rules {
+    // In order, each rule's room given back as it moves into the builder (reversed, popped,
+    // the vector shrunk by halves), so that the program is not held twice.
+    rules.reverse();
+    while let Some(r) = rules.pop() {
         if !r.choice && r.head.len() > 1 {
             disjunctive.push((r.input, r.head, r.body));
         } else {
             b.rule(r.head, r.choice, r.body);
         }
+        if rules.len() < rules.capacity() / 2 && rules.capacity() > 1 << 12 {
+            rules.shrink_to_fit();
+        }
     }
+    drop(rules);
 
     let (minimality, aux_atoms) = if disjunctive.is_empty() {
         (None, 0)
@@ -158,6 +168,7 @@ pub fn analyse_with(program: &Program, simplify: bool) -> Result<GroundProgram, 
     };
     // The auxiliary atoms of shared head sets follow the input's (`shift::share_heads`).
     let num_atoms = num_atoms + aux_atoms;
+    let b = b.finish();
 
     let (head_offsets, head_rules) = head_csr(num_atoms, &b.rules);
     let dependencies = dependency_csr(
@@ -178,7 +189,7 @@ pub fn analyse_with(program: &Program, simplify: bool) -> Result<GroundProgram, 
     let mut g = GroundProgram {
         num_atoms,
         aux_atoms,
-        bodies: b.bodies,
+        bodies: std::sync::Arc::new(b.bodies),
         rules: b.rules,
         head_offsets,
         head_rules,
@@ -309,6 +320,26 @@ struct Builder {
 }
 
 impl Builder {
+    fn with_capacity(rules: usize) -> Builder {
+        Builder {
+            bodies: Vec::with_capacity(rules),
+            rules: Vec::with_capacity(rules),
+            first_of_hash: HashMap::with_capacity(rules),
+            chain: Vec::with_capacity(rules),
+        }
+    }
+
+    /// The rules and bodies, without the table (and at their size).
+    fn finish(mut self) -> Builder {
+        self.bodies.shrink_to_fit();
+        self.rules.shrink_to_fit();
+        Builder {
+            bodies: self.bodies,
+            rules: self.rules,
+            ..Builder::default()
+        }
+    }
+
     fn rule(&mut self, head: Vec<u32>, choice: bool, body: BodyDef) {
         let body = self.intern(body);
         self.rules.push(RuleDef { head, choice, body });

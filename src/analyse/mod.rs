@@ -69,7 +69,8 @@ pub struct GroundProgram {
     /// of `1..=num_atoms`. They are variables like any atom, but no model, checker, output or
     /// projection sees them: the engines report [`GroundProgram::input_atoms`] only.
     pub aux_atoms: u32,
-    pub bodies: Vec<BodyDef>,
+    /// Shared (an `Arc`): the host engine's threads read them without a copy each.
+    pub bodies: std::sync::Arc<Vec<BodyDef>>,
     pub rules: Vec<RuleDef>,
     /// Atom → rules with that atom in the head (CSR over `0..=num_atoms`).
     pub head_offsets: Vec<u32>,

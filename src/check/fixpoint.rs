@@ -90,8 +90,7 @@ pub(super) fn check_founded(
 
     while let Some(a) = queue.pop() {
         let a = a as usize;
-        let (lo, hi) = (c.occ_offsets[a] as usize, c.occ_offsets[a + 1] as usize);
-        for &(r, w) in &c.occ[lo..hi] {
+        for (r, w) in c.occ(a) {
             let r = r as usize;
             if let Some(k) = need[r].as_mut() {
                 let before = *k;

@@ -42,19 +42,21 @@ struct Index {
 }
 
 impl Index {
-    /// From `(atom, rule)` pairs in rule order, each pair once.
-    fn new(n: usize, pairs: &[(u32, u32)]) -> Index {
+    /// From the `(atom, rule)` pairs `emit` gives, in rule order, each pair once: `emit` is
+    /// called twice (to count, then to fill), so that no vector of the pairs is made (on a
+    /// program of millions of rules it was twice the index, beside the whole engine).
+    fn new(n: usize, emit: impl Fn(&mut dyn FnMut(u32, u32))) -> Index {
         let mut off = vec![0u32; n + 2];
-        pairs.iter().for_each(|&(a, _)| off[a as usize + 1] += 1);
+        emit(&mut |a, _| off[a as usize + 1] += 1);
         for a in 0..=n {
             off[a + 1] += off[a];
         }
         let mut fill = off.clone();
-        let mut val = vec![0u32; pairs.len()];
-        for &(a, r) in pairs {
+        let mut val = vec![0u32; off[n + 1] as usize];
+        emit(&mut |a, r| {
             val[fill[a as usize] as usize] = r;
             fill[a as usize] += 1;
-        }
+        });
         Index { off, val }
     }
 
@@ -106,30 +108,37 @@ impl<'c> Incremental<'c> {
     pub fn new(c: &'c Checker) -> Self {
         let n = c.program.max_atom as usize;
         let rules = &c.program.rules;
-        let (mut mentions, mut heads) = (Vec::new(), Vec::new());
-        let mut last = vec![u32::MAX; n + 1];
-        for (r, rule) in rules.iter().enumerate() {
-            let r = r as u32;
-            let body: Box<dyn Iterator<Item = Atom>> = match (&rule.body, &c.sums[r as usize]) {
-                (_, Some(s)) => Box::new(s.lits.iter().map(|(l, _)| l.unsigned_abs())),
-                (Body::Normal(lits), None) => Box::new(lits.iter().map(|l| l.unsigned_abs())),
-                (Body::Sum { .. }, None) => unreachable!("every sum body is normalised"),
-            };
-            for a in rule.head.atoms.iter().copied().chain(body) {
-                if last[a as usize] != r {
-                    last[a as usize] = r;
-                    mentions.push((a, r));
+        let mentions = |put: &mut dyn FnMut(u32, u32)| {
+            let mut last = vec![u32::MAX; n + 1];
+            for (r, rule) in rules.iter().enumerate() {
+                let r = r as u32;
+                let body: Box<dyn Iterator<Item = Atom>> = match (&rule.body, &c.sums[r as usize]) {
+                    (_, Some(s)) => Box::new(s.lits.iter().map(|(l, _)| l.unsigned_abs())),
+                    (Body::Normal(lits), None) => Box::new(lits.iter().map(|l| l.unsigned_abs())),
+                    (Body::Sum { .. }, None) => unreachable!("every sum body is normalised"),
+                };
+                for a in rule.head.atoms.iter().copied().chain(body) {
+                    if last[a as usize] != r {
+                        last[a as usize] = r;
+                        put(a, r);
+                    }
                 }
             }
-            let mut hs = rule.head.atoms.clone();
-            hs.sort_unstable();
-            hs.dedup();
-            heads.extend(hs.into_iter().map(|a| (a, r)));
-        }
+        };
+        let heads = |put: &mut dyn FnMut(u32, u32)| {
+            let mut hs = Vec::new();
+            for (r, rule) in rules.iter().enumerate() {
+                hs.clear();
+                hs.extend_from_slice(&rule.head.atoms);
+                hs.sort_unstable();
+                hs.dedup();
+                hs.iter().for_each(|&a| put(a, r as u32));
+            }
+        };
         Incremental {
             c,
-            mentions: Index::new(n, &mentions),
-            heads: Index::new(n, &heads),
+            mentions: Index::new(n, mentions),
+            heads: Index::new(n, heads),
             valid: false,
             m: vec![false; n + 1],
             atoms: Vec::new(),
@@ -314,8 +323,7 @@ impl<'c> Incremental<'c> {
         while i < t.len() {
             let b = t[i] as usize;
             i += 1;
-            let (lo, hi) = (c.occ_offsets[b] as usize, c.occ_offsets[b + 1] as usize);
-            for &(r, _) in &c.occ[lo..hi] {
+            for (r, _) in c.occ(b) {
                 for &h in &c.program.rules[r as usize].head.atoms {
                     let h = h as usize;
                     if m[h] && !open[h] && support[h] == r {
@@ -355,8 +363,7 @@ impl<'c> Incremental<'c> {
         }
         while let Some(a) = queue.pop() {
             let a = a as usize;
-            let (lo, hi) = (c.occ_offsets[a] as usize, c.occ_offsets[a + 1] as usize);
-            for &(r, w) in &c.occ[lo..hi] {
+            for (r, w) in c.occ(a) {
                 let k = &mut self.need[r as usize];
                 if self.counted[r as usize] != round || *k == OUT {
                     continue; // no head in `T`, or not in the reduct

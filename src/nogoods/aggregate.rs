@@ -489,6 +489,12 @@ impl Aggregates {
         fresh
     }
 
+    /// No later body has the weighted literals `lits`: their diagram (if one was made) is
+    /// freed. What the forest made stays in the nogoods; only its memo goes.
+    pub fn forget(&mut self, lits: &[(i32, i64)]) {
+        self.forests.remove(lits);
+    }
+
     /// How many bodies went to the adder because their diagram was too large.
     pub fn adder_bodies(&self) -> usize {
         self.adder_bodies

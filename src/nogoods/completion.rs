@@ -183,7 +183,17 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
             BodyDef::Sum { .. } => sum_constrained[r.body as usize] = true,
         }
     }
-    for i in sum_bodies {
+    // The position of the last body of each list of weighted literals: no later body reads
+    // that list's diagram, which is then freed (kept to the end, one per distinct list, the
+    // diagrams were most of the completion's peak on programs of many small sums).
+    let mut last_of: std::collections::HashMap<&[(i32, i64)], usize> =
+        std::collections::HashMap::new();
+    for (k, &i) in sum_bodies.iter().enumerate() {
+        if let BodyDef::Sum { lits, .. } = &g.bodies[i] {
+            last_of.insert(lits.as_slice(), k);
+        }
+    }
+    for (k, i) in sum_bodies.into_iter().enumerate() {
         if let BodyDef::Sum { lower, lits } = &g.bodies[i] {
             // b ↔ Σ w·[l] ≥ lower
             let b = body_var[i];
@@ -195,6 +205,9 @@ pub fn complete_with(g: &GroundProgram, mut sums: aggregate::Aggregates) -> Comp
                         .unwrap_or(false));
             let fresh = sums.encode(&mut nb, b, *lower, lits, b_false);
             aux_body.extend(std::iter::repeat_n(i as u32, fresh as usize));
+            if last_of[lits.as_slice()] == k {
+                sums.forget(lits);
+            }
         }
     }
 

@@ -1,19 +1,19 @@
 //! The nogood store: one flat `u32` arena of literals plus a CSR offset array, nogoods sorted by
-//! length so units, binaries, ternaries and longer ones are contiguous partitions, and the
-//! literal → nogoods occurrence map that propagation walks.
+//! length so units, binaries, ternaries and longer ones are contiguous partitions. (No literal →
+//! nogoods map: each engine builds the lists it propagates with — the host engine its watches,
+//! the device its layout — and on a program of millions of rules one kept here was 30 MB
+//! nobody read, at the preparation's peak.)
 //!
 //! Invariant: `offsets` is non-decreasing with `offsets[0] == 0` and one entry per nogood plus
 //! one; nogood `i` is `lits[offsets[i]..offsets[i+1]]`, has no repeated variable, and its length
 //! is ≥ 1; lengths are non-decreasing in `i`; no two nogoods are equal (the builder keeps the
 //! first of equal ones: after atom elimination many become equal, e.g. 95k of visitall 0011's
-//! 159k). `occ` lists, for each literal code `l`, the
-//! nogoods that contain `l`. This layout is uploaded to the device unchanged.
+//! 159k). This layout is uploaded to the device unchanged.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::analyse::alias::Aliases;
-use crate::csr::Csr;
 use crate::lit::{Lit, Var};
 
 /// Which formula of the completion (or which other source) a nogood encodes; kept for
@@ -45,9 +45,6 @@ pub struct NogoodDb {
     /// `0..bounds[0]`, binaries `bounds[0]..bounds[1]`, ternaries `bounds[1]..bounds[2]`,
     /// longer ones `bounds[2]..len()`.
     pub bounds: [u32; 3],
-    /// Literal code → nogoods containing it (CSR over `2 * num_vars` literal codes).
-    pub occ_offsets: Vec<u32>,
-    pub occ: Vec<u32>,
     pub origins: Vec<Origin>,
     /// The builder was given an empty nogood: the program has no answer set.
     pub has_empty: bool,
@@ -63,17 +60,20 @@ impl NogoodDb {
     pub fn nogood(&self, i: usize) -> &[u32] {
         &self.lits[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
-    pub fn occurrences(&self, lit: Lit) -> &[u32] {
-        let l = lit.code() as usize;
-        &self.occ[self.occ_offsets[l] as usize..self.occ_offsets[l + 1] as usize]
+    /// The nogoods that contain `lit`, in order (a scan of the arena: tests and diagnostics).
+    pub fn occurrences(&self, lit: Lit) -> Vec<u32> {
+        (0..self.len())
+            .filter(|&i| self.nogood(i).contains(&lit.code()))
+            .map(|i| i as u32)
+            .collect()
     }
-    /// Bytes of the arrays uploaded to the device (lits, offsets, occurrence map).
+    /// Bytes of the arrays uploaded to the device (lits, offsets).
     pub fn device_bytes(&self) -> usize {
-        4 * (self.lits.len() + self.offsets.len() + self.occ_offsets.len() + self.occ.len())
+        4 * (self.lits.len() + self.offsets.len())
     }
 }
 
-/// Collects nogoods in any order, then sorts them by length and builds the occurrence map.
+/// Collects nogoods in any order, then sorts them by length.
 ///
 /// The nogoods are kept in one flat arena (literals back to back, plus a start offset and an
 /// origin per nogood), not one `Vec` each: on programs with millions of binary nogoods a heap
@@ -249,18 +249,11 @@ impl NogoodDbBuilder {
             // The first nogood longer than k+1.
             *b = first[(k + 2).min(max_len + 1)];
         }
-        let occurrences = (0..n).flat_map(|i| {
-            let ng = &lits[offsets[i] as usize..offsets[i + 1] as usize];
-            ng.iter().map(move |&l| (l as usize, i as u32))
-        });
-        let (counts, occ) = Csr::from_pairs(2 * num_vars as usize, occurrences).into_parts();
         NogoodDb {
             num_vars,
             lits,
             offsets,
             bounds,
-            occ_offsets: counts,
-            occ,
             origins,
             has_empty,
         }

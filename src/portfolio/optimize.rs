@@ -178,7 +178,9 @@ impl OptRace {
             cores::make_last_core_guided(&mut hosts);
         }
         let usc_thread = hosts.len() - 1;
-        let program = Arc::new((ground, completion));
+        // The threads' engines read one rule graph (`cpu::Shared`), not a copy each.
+        let shared = crate::engine::cpu::Shared::new(&ground, &completion);
+        let program = Arc::new((ground, completion, shared));
         let ctl = Arc::new(Control {
             go: AtomicBool::new(false),
             stop: AtomicBool::new(false),

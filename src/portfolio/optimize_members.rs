@@ -62,7 +62,7 @@ impl OptRace {
 /// (`CpuEngine::share_under_bounds`).
 pub(super) fn member(
     i: u32,
-    program: Arc<(GroundProgram, Completion)>,
+    program: Arc<(GroundProgram, Completion, crate::engine::cpu::Shared)>,
     opts: HostOptions,
     port: Option<Port>,
     ctl: Arc<Control>,
@@ -73,8 +73,12 @@ pub(super) fn member(
         let _ = tx.send(Report::Done(i, None));
         return;
     }
-    let mut engine = CpuEngine::new(&program.0, &program.1, opts);
-    drop(program);
+    let mut engine = CpuEngine::with_shared(&program.0, &program.1, opts, &program.2);
+    let size = program.0.rules.len().max(program.0.bodies.len());
+    // The last thread built frees the program and gives its pages back to the system.
+    if Arc::into_inner(program).is_some() {
+        crate::memory::give_back(size);
+    }
     if let Some(p) = port {
         engine.share_under_bounds(p);
     }

@@ -25,7 +25,7 @@
 
 use super::gpu_join::{join_beside, GpuBuild, Joining};
 use crate::analyse::GroundProgram;
-use crate::engine::cpu::CpuEngine;
+use crate::engine::cpu::{self, CpuEngine};
 use crate::engine::exchange::{variable_space, DeviceLink, Exchange};
 use crate::engine::{Engine, EngineError, HostOptions, Limits, ProgressSink, Stats, Step};
 use crate::nogoods::Completion;
@@ -114,6 +114,8 @@ pub struct Race {
 /// What every host member shares: the program, its completion, and the race's flags.
 struct Common {
     program: (GroundProgram, Completion),
+    /// The rule graph every member's engine reads (one copy for all threads).
+    shared: cpu::Shared,
     stop: Arc<AtomicBool>,
     claimed: Arc<AtomicU32>,
     deadline: Option<Instant>,
@@ -149,8 +151,10 @@ impl Race {
                 HostCompletion::Ready(c) => c,
                 HostCompletion::Make(make) => make(&ground),
             };
+            let shared = cpu::Shared::new(&ground, &completion);
             let common = Arc::new(Common {
                 program: (ground, completion),
+                shared,
                 stop: stop2,
                 claimed: claimed2,
                 deadline,
@@ -516,9 +520,13 @@ fn member(
         return;
     }
     let (ground, completion) = &common.program;
-    let mut engine = CpuEngine::new(ground, completion, opts);
-    // The last member to be built frees the program and its completion.
-    drop(common);
+    let mut engine = CpuEngine::with_shared(ground, completion, opts, &common.shared);
+    let size = ground.rules.len().max(ground.bodies.len());
+    // The last member to be built frees the program and its completion, and gives their pages
+    // back to the system.
+    if Arc::into_inner(common).is_some() {
+        crate::memory::give_back(size);
+    }
     if let Some(p) = port {
         engine.share_through(p);
     }

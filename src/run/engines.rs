@@ -185,7 +185,7 @@ fn make_engine(
     // The optimisation race's threads share learned nogoods where one optimum is wanted.
     let share = config.one_optimum();
     let engine: Box<dyn Engine + Send> = match shape {
-        Shape::Host => Box::new(CpuEngine::new(&ground, &completion, host_opts())),
+        Shape::Host => Box::new(CpuEngine::from_owned(ground, completion, host_opts())),
         Shape::HostRace => {
             let ready = HostCompletion::Ready(completion);
             Box::new(Race::start(ground, ready, hosts(), deadline).map_err(engine_failure)?)

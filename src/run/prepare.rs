@@ -197,6 +197,8 @@ fn analyse_and_build(
     };
     let ground = crate::analyse::analyse_eq(program, work.eq)
         .map_err(|e| Failure::new(exit::UNSUPPORTED, e.to_string()))?;
+    // The analysis's intermediate rules are freed: their pages back before the completion.
+    crate::memory::give_back(program.rules.len());
     for w in &ground.warnings {
         eprintln!("*** Warn : (yasmin-rs): {w}");
     }
@@ -234,6 +236,7 @@ fn analyse_and_build(
                 Some(o) => completer(Some(o.sums))(&ground),
                 None => device_completer(Some(work.device_sums))(&ground),
             };
+            crate::memory::give_back(program.rules.len());
             let db = &completion.db;
             problem.variables = u64::from(db.num_vars);
             // Units are assignments at level 0, not constraints (clasp counts them so too).

@@ -23,6 +23,7 @@ use super::CpuEngine;
 use crate::analyse::{BodyDef, GroundProgram};
 use crate::lit::{Lit, Var};
 use crate::nogoods::Completion;
+use std::sync::Arc;
 
 /// Variables [`CpuEngine::decide`] takes from the score heap before the search looks at its
 /// limits: the decision that would complete an assignment of millions of variables first pops
@@ -64,6 +65,24 @@ impl Csr {
         }
         Csr { off, val }
     }
+    /// The map of the pairs `emit` gives to its argument, in the order given (as [`Csr::build`]
+    /// of them): `emit` is called twice, to count and to fill, so that no vector of pairs is
+    /// made (on a program of millions of rules those took twice the map, at the peak).
+    pub fn from_emit(n: usize, emit: impl Fn(&mut dyn FnMut(u32, u32))) -> Csr {
+        let mut off = vec![0u32; n + 1];
+        emit(&mut |k, _| off[k as usize + 1] += 1);
+        for i in 0..n {
+            off[i + 1] += off[i];
+        }
+        let mut fill = off[..n].to_vec();
+        let mut val = vec![0; off[n] as usize];
+        emit(&mut |k, v| {
+            val[fill[k as usize] as usize] = v;
+            fill[k as usize] += 1;
+        });
+        Csr { off, val }
+    }
+
     /// Positions of `k`'s list in the value array (for parallel arrays).
     #[inline]
     pub fn range(&self, k: usize) -> (usize, usize) {
@@ -85,9 +104,19 @@ impl Csr {
     }
 }
 
-/// What decisions need to know of the program.
+/// What decisions need to know of the program: its rule graph, read-only and shared by the
+/// engines of every thread of a race ([`Rules::share`]: one copy, not one per thread), and the
+/// thread's own counters.
 #[derive(Debug)]
 pub struct Rules {
+    graph: Arc<RuleGraph>,
+    /// By body: its positive atoms not true now.
+    pub pos_missing: Vec<u32>,
+}
+
+/// The rule graph (`Rules` reads through to it).
+#[derive(Debug)]
+pub struct RuleGraph {
     pub body_var: Vec<Var>,
     pub rule_body: Vec<u32>,
     pub rule_choice: Vec<bool>,
@@ -100,7 +129,6 @@ pub struct Rules {
     pub var_bodies: Csr,
     /// Atom → conjunctive bodies with it as a positive literal.
     pub pos_occ: Csr,
-    pub pos_missing: Vec<u32>,
     /// By body: its positive atoms (`pos_missing` with no atom true).
     pos_len: Vec<u32>,
     body_has_head: Vec<bool>,
@@ -108,21 +136,23 @@ pub struct Rules {
     candidate: Vec<bool>,
 }
 
+impl std::ops::Deref for Rules {
+    type Target = RuleGraph;
+    fn deref(&self) -> &RuleGraph {
+        &self.graph
+    }
+}
+
 impl Rules {
     pub fn new(g: &GroundProgram, c: &Completion, num_vars: usize) -> Rules {
         let nb = g.bodies.len();
-        let mut heads = Vec::new();
-        let mut atom_rules = Vec::new();
-        let mut body_rules = Vec::new();
+        let na = g.num_atoms as usize + 1;
         let mut body_has_head = vec![false; nb];
         let mut body_has_choice = vec![false; nb];
         let mut candidate = vec![false; num_vars];
-        for (r, rule) in g.rules.iter().enumerate() {
-            body_rules.push((rule.body, r as u32));
-            for &h in &rule.head {
-                heads.push((r as u32, h));
-                atom_rules.push((h, r as u32));
-                if rule.choice {
+        for rule in g.rules.iter() {
+            if rule.choice {
+                for &h in &rule.head {
                     candidate[h as usize] = true;
                 }
             }
@@ -132,40 +162,73 @@ impl Rules {
             }
             body_has_choice[rule.body as usize] |= rule.choice;
         }
-        let mut var_bodies = Vec::new();
-        let mut pos_occ = Vec::new();
-        let mut pos_missing = vec![0u32; nb];
-        for (b, body) in g.bodies.iter().enumerate() {
-            var_bodies.push((c.body_var[b], b as u32));
-            if let BodyDef::Conj { pos, .. } = body {
-                pos_missing[b] = pos.len() as u32;
-                pos_occ.extend(pos.iter().map(|&p| (p, b as u32)));
-            }
-        }
-        Rules {
+        let rules = || g.rules.iter().enumerate().map(|(r, rule)| (r as u32, rule));
+        let pos_missing: Vec<u32> = g
+            .bodies
+            .iter()
+            .map(|body| match body {
+                BodyDef::Conj { pos, .. } => pos.len() as u32,
+                BodyDef::Sum { .. } => 0,
+            })
+            .collect();
+        let graph = RuleGraph {
             pos_len: pos_missing.clone(),
             body_var: c.body_var.clone(),
             rule_body: g.rules.iter().map(|r| r.body).collect(),
             rule_choice: g.rules.iter().map(|r| r.choice).collect(),
-            rule_heads: Csr::build(g.rules.len(), &heads),
-            atom_rules: Csr::build(g.num_atoms as usize + 1, &atom_rules),
-            body_rules: Csr::build(nb, &body_rules),
-            var_bodies: Csr::build(num_vars, &var_bodies),
-            pos_occ: Csr::build(g.num_atoms as usize + 1, &pos_occ),
-            pos_missing,
+            rule_heads: Csr::from_emit(g.rules.len(), |put| {
+                rules().for_each(|(r, rule)| rule.head.iter().for_each(|&h| put(r, h)))
+            }),
+            atom_rules: Csr::from_emit(na, |put| {
+                rules().for_each(|(r, rule)| rule.head.iter().for_each(|&h| put(h, r)))
+            }),
+            body_rules: Csr::from_emit(nb, |put| rules().for_each(|(r, rule)| put(rule.body, r))),
+            var_bodies: Csr::from_emit(num_vars, |put| {
+                (0..nb).for_each(|b| put(c.body_var[b], b as u32))
+            }),
+            pos_occ: Csr::from_emit(na, |put| {
+                for (b, body) in g.bodies.iter().enumerate() {
+                    if let BodyDef::Conj { pos, .. } = body {
+                        pos.iter().for_each(|&p| put(p, b as u32));
+                    }
+                }
+            }),
             body_has_head,
             body_has_choice,
             candidate,
+        };
+        Rules {
+            graph: Arc::new(graph),
+            pos_missing,
         }
+    }
+
+    /// The graph, to share.
+    pub fn graph(&self) -> Arc<RuleGraph> {
+        self.graph.clone()
+    }
+
+    /// Rules over `graph` (shared, not copied), with counters of their own as `new` makes
+    /// them: for the engine of another thread.
+    pub fn over(graph: Arc<RuleGraph>) -> Rules {
+        Rules {
+            pos_missing: graph.pos_len.clone(),
+            graph,
+        }
+    }
+
+    /// Whether `other` reads the same graph (not a copy).
+    pub fn shares_with(&self, other: &Rules) -> bool {
+        Arc::ptr_eq(&self.graph, &other.graph)
     }
 
     /// `pos_missing` counted again from `a` (after decisions on variables, which let the
     /// counters rest).
     pub fn recount(&mut self, a: &Assignment, num_atoms: u32) {
-        self.pos_missing.copy_from_slice(&self.pos_len);
+        self.pos_missing.copy_from_slice(&self.graph.pos_len);
         for v in 1..=num_atoms {
             if a.holds(Lit::t(v)) {
-                for &b in self.pos_occ.get(v as usize) {
+                for &b in self.graph.pos_occ.get(v as usize) {
                     self.pos_missing[b as usize] -= 1;
                 }
             }
@@ -174,7 +237,7 @@ impl Rules {
 
     #[inline]
     pub fn is_candidate(&self, v: Var) -> bool {
-        self.candidate[v as usize]
+        self.graph.candidate[v as usize]
     }
 
     /// Each distinct body of the rules whose head holds an atom of `atoms`, once, with the
@@ -183,8 +246,8 @@ impl Rules {
     pub fn distinct_bodies(&self, atoms: &[u32], seen: &mut [bool]) -> Vec<(u32, usize)> {
         let mut out = Vec::new();
         for &q in atoms {
-            for &r in self.atom_rules.get(q as usize) {
-                let b = self.rule_body[r as usize] as usize;
+            for &r in self.graph.atom_rules.get(q as usize) {
+                let b = self.graph.rule_body[r as usize] as usize;
                 if !seen[b] {
                     seen[b] = true;
                     out.push((q, b));
@@ -202,13 +265,14 @@ impl Rules {
         if !a.is_unassigned(v) {
             return None;
         }
-        for &b in self.var_bodies.get(v as usize) {
+        for &b in self.graph.var_bodies.get(v as usize) {
             let b = b as usize;
-            if !self.body_has_head[b] || self.pos_missing[b] != 0 {
+            if !self.graph.body_has_head[b] || self.pos_missing[b] != 0 {
                 continue;
             }
-            let open_head = self.body_rules.get(b).iter().any(|&r| {
-                self.rule_heads
+            let open_head = self.graph.body_rules.get(b).iter().any(|&r| {
+                self.graph
+                    .rule_heads
                     .get(r as usize)
                     .iter()
                     .any(|&h| a.is_unassigned(h))
@@ -217,9 +281,11 @@ impl Rules {
                 return Some(Lit::t(v));
             }
         }
-        let choice_ready = self.atom_rules.get(v as usize).iter().any(|&r| {
-            self.rule_choice[r as usize]
-                && a.holds(Lit::t(self.body_var[self.rule_body[r as usize] as usize]))
+        let choice_ready = self.graph.atom_rules.get(v as usize).iter().any(|&r| {
+            self.graph.rule_choice[r as usize]
+                && a.holds(Lit::t(
+                    self.graph.body_var[self.graph.rule_body[r as usize] as usize],
+                ))
         });
         choice_ready.then_some(Lit::t(v))
     }
@@ -237,24 +303,24 @@ impl Rules {
     fn on_true(&mut self, a: &Assignment, scores: &mut Scores, l: Lit, num_atoms: u32) {
         let v = l.var();
         if v <= num_atoms {
-            for &b in self.pos_occ.get(v as usize) {
+            for &b in self.graph.pos_occ.get(v as usize) {
                 let m = &mut self.pos_missing[b as usize];
                 *m -= 1;
                 if *m == 0 {
-                    let bv = self.body_var[b as usize];
-                    if self.candidate[bv as usize] && a.is_unassigned(bv) {
+                    let bv = self.graph.body_var[b as usize];
+                    if self.graph.candidate[bv as usize] && a.is_unassigned(bv) {
                         scores.insert(bv);
                     }
                 }
             }
         }
-        for &b in self.var_bodies.get(v as usize) {
-            if !self.body_has_choice[b as usize] {
+        for &b in self.graph.var_bodies.get(v as usize) {
+            if !self.graph.body_has_choice[b as usize] {
                 continue;
             }
-            for &r in self.body_rules.get(b as usize) {
-                if self.rule_choice[r as usize] {
-                    for &h in self.rule_heads.get(r as usize) {
+            for &r in self.graph.body_rules.get(b as usize) {
+                if self.graph.rule_choice[r as usize] {
+                    for &h in self.graph.rule_heads.get(r as usize) {
                         if a.is_unassigned(h) {
                             scores.insert(h);
                         }
@@ -268,14 +334,14 @@ impl Rules {
     #[inline]
     pub fn on_unassign(&mut self, scores: &mut Scores, l: Lit, num_atoms: u32) {
         let v = l.var();
-        if self.candidate[v as usize] {
+        if self.graph.candidate[v as usize] {
             scores.insert(v);
         }
         if v > num_atoms {
             return;
         }
         if l.is_true() {
-            for &b in self.pos_occ.get(v as usize) {
+            for &b in self.graph.pos_occ.get(v as usize) {
                 self.pos_missing[b as usize] += 1;
             }
         }

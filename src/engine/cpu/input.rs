@@ -8,6 +8,7 @@
 //! stored input nogood is equivalent to the input's under any later state of the search.
 
 use super::assign::{Assignment, NO_REASON};
+use super::lists::Lists;
 use super::store::Kind;
 use super::{lits_of, CpuEngine};
 use crate::lit::Lit;
@@ -24,6 +25,7 @@ impl CpuEngine {
             }
         }
         let mut kept = Vec::new();
+        let mut stored = Vec::new();
         for i in 0..db.len() {
             let ng = lits_of(db.nogood(i));
             if self.unsat {
@@ -36,11 +38,28 @@ impl CpuEngine {
                 None => {}
                 Some([]) => self.unsat = true,
                 Some(&[l]) => self.input_unit(l),
-                Some(lits) => {
-                    let r = self.store.add(lits, Kind::Input, 0);
-                    self.attach(r);
-                }
+                Some(lits) => stored.push(self.store.add(lits, Kind::Input, 0)),
             }
+        }
+        // Attached in the order stored, into lists laid out for them first (`Lists::with_room`:
+        // the lists they would be after pushes and a compaction, without the copies).
+        let n = self.watches.num_lists();
+        let (mut bins, mut longs) = (vec![0u32; n], vec![0u32; n]);
+        for &r in &stored {
+            let lits = self.store.lits(r);
+            let counts = if lits.len() == 2 {
+                &mut bins
+            } else {
+                &mut longs
+            };
+            counts[lits[0].code() as usize] += 1;
+            counts[lits[1].code() as usize] += 1;
+        }
+        self.bins = Lists::with_room(&bins);
+        self.watches = Lists::with_room(&longs);
+        drop((bins, longs));
+        for r in stored {
+            self.attach(r);
         }
     }
 

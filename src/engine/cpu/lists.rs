@@ -13,6 +13,11 @@
 
 use super::watch::Watch;
 
+/// The room [`Lists::compact`] gives a list of `n` watches: a quarter more, at least 2.
+fn room(n: u32) -> u32 {
+    (n + n / 4).max(2)
+}
+
 /// What fills a list's room beyond its length (never read as a watch).
 const UNUSED: Watch = Watch {
     blocker: crate::lit::Lit(0),
@@ -42,6 +47,30 @@ impl Lists {
             pool: Vec::new(),
             garbage: 0,
         }
+    }
+
+    /// `counts.len()` empty lists laid out as [`Lists::compact`] lays them out once list `i`
+    /// holds `counts[i]` watches: pushing that many onto each then moves none and leaves no
+    /// garbage (the input nogoods are attached so, without the pool's doublings and the
+    /// compaction's second pool, which peaked at three times the lists' size).
+    pub fn with_room(counts: &[u32]) -> Lists {
+        let mut hdr = Vec::with_capacity(counts.len());
+        let mut start = 0u32;
+        for &n in counts {
+            let cap = room(n);
+            hdr.push(Hdr { start, len: 0, cap });
+            start += cap;
+        }
+        Lists {
+            hdr,
+            pool: vec![UNUSED; start as usize],
+            garbage: 0,
+        }
+    }
+
+    /// How many lists (literal codes).
+    pub fn num_lists(&self) -> usize {
+        self.hdr.len()
     }
 
     /// The list of literal code `i`.
@@ -156,7 +185,6 @@ impl Lists {
     /// Lay every list out afresh in literal order, each with room for a quarter more than it
     /// holds (at least 2): no garbage.
     pub fn compact(&mut self) {
-        let room = |n: u32| (n + n / 4).max(2);
         let total: usize = self.hdr.iter().map(|h| room(h.len) as usize).sum();
         let mut pool = Vec::with_capacity(total);
         for h in &mut self.hdr {
@@ -227,5 +255,32 @@ mod tests {
         let (s2, n2) = l.span(0);
         assert_eq!((s, n), (s2, n2));
         assert_eq!((s..s + n).map(|k| l.at(k)).collect::<Vec<_>>(), before);
+    }
+
+    #[test]
+    fn lists_with_room_filled_are_the_compacted_lists() {
+        let mut pushed = Lists::new(6);
+        let mut x = 7u32;
+        let mut order = Vec::new();
+        for k in 0..500 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let i = (x >> 16) as usize % 5; // list 5 stays empty
+            pushed.push(i, w(k));
+            order.push((i, w(k)));
+        }
+        pushed.compact();
+        let counts: Vec<u32> = (0..6).map(|i| pushed.get(i).len() as u32).collect();
+        let mut roomy = Lists::with_room(&counts);
+        let before = roomy.pool.len();
+        for (i, w) in order {
+            roomy.push(i, w);
+        }
+        assert_eq!(roomy.pool.len(), before, "no list moved");
+        assert_eq!(roomy.garbage, 0);
+        assert_eq!(roomy.pool, pushed.pool);
+        for i in 0..6 {
+            assert_eq!(roomy.span(i), pushed.span(i));
+            assert_eq!(roomy.hdr[i].cap, pushed.hdr[i].cap);
+        }
     }
 }

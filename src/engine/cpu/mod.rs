@@ -193,16 +193,97 @@ pub struct CpuEngine {
     core: Option<Vec<Lit>>,
 }
 
+/// What the host engines of one program on several threads share, read-only, instead of a
+/// copy each: the rule graph decisions and the unfounded-set checks read (`decide::Rules`),
+/// the bodies (an `Arc` in the `GroundProgram`). Made once per race ([`Shared::new`]); each
+/// thread's engine is built over it ([`CpuEngine::with_shared`]).
+#[derive(Clone)]
+pub struct Shared {
+    rules: std::sync::Arc<decide::RuleGraph>,
+}
+
+impl Shared {
+    pub fn new(g: &GroundProgram, c: &Completion) -> Shared {
+        Shared {
+            rules: Rules::new(g, c, num_vars(g, c)).graph(),
+        }
+    }
+}
+
+/// The variables of the engine of `g` completed as `c`: atoms, bodies, auxiliary variables.
+fn num_vars(g: &GroundProgram, c: &Completion) -> usize {
+    let max_body_var = c.body_var.iter().copied().max().unwrap_or(0);
+    (c.db.num_vars as usize)
+        .max(g.num_atoms as usize + 1)
+        .max(max_body_var as usize + 1)
+}
+
 impl CpuEngine {
     pub fn new(g: &GroundProgram, c: &Completion, opts: HostOptions) -> CpuEngine {
+        let rules = Rules::new(g, c, num_vars(g, c));
+        let mut e = CpuEngine::without_input(g, c, opts, rules);
+        e.load_input(&c.db);
+        e.queue_candidates();
+        e
+    }
+
+    /// [`CpuEngine::new`] over the rule graph of `shared` (made from the same `g` and `c`):
+    /// the same engine, without a copy of the graph of its own.
+    pub fn with_shared(
+        g: &GroundProgram,
+        c: &Completion,
+        opts: HostOptions,
+        shared: &Shared,
+    ) -> CpuEngine {
+        let rules = Rules::over(shared.rules.clone());
+        let mut e = CpuEngine::without_input(g, c, opts, rules);
+        e.load_input(&c.db);
+        e.queue_candidates();
+        e
+    }
+
+    /// Whether this engine and `other` read one rule graph (tests of [`Shared`]).
+    pub fn shares_rules_with(&self, other: &CpuEngine) -> bool {
+        self.rules.shares_with(&other.rules)
+    }
+
+    /// [`CpuEngine::new`] for a run of one engine, which owns the analysed program and its
+    /// completion: each is dropped as soon as the engine has what it needs of it (the program
+    /// before the input nogoods are stored and watched, the completion after), so that the
+    /// peak of a large program's preparation holds neither beside the whole engine. The same
+    /// engine as `new`'s.
+    pub fn from_owned(mut g: GroundProgram, c: Completion, opts: HostOptions) -> CpuEngine {
+        let rules = Rules::new(&g, &c, num_vars(&g, &c));
+        let size = g.rules.len().max(g.bodies.len());
+        // The rest of the engine reads the program's bodies (only where it is not tight: the
+        // unfounded-set checks), never its rules: both freed before the engine grows.
+        g.rules = Vec::new();
+        (g.head_offsets, g.head_rules) = (Vec::new(), Vec::new());
+        if g.tight {
+            g.bodies = Default::default();
+        }
+        crate::memory::give_back(size);
+        let mut e = CpuEngine::without_input(&g, &c, opts, rules);
+        drop(g);
+        crate::memory::give_back(size);
+        e.load_input(&c.db);
+        drop(c);
+        crate::memory::give_back(size);
+        e.queue_candidates();
+        e
+    }
+
+    /// The engine without its input nogoods (`load_input`) and with no variable queued.
+    fn without_input(
+        g: &GroundProgram,
+        c: &Completion,
+        opts: HostOptions,
+        rules: Rules,
+    ) -> CpuEngine {
         let db = &c.db;
-        let max_body_var = c.body_var.iter().copied().max().unwrap_or(0);
-        let num_vars = (db.num_vars as usize)
-            .max(g.num_atoms as usize + 1)
-            .max(max_body_var as usize + 1);
+        let num_vars = num_vars(g, c);
         let input = (0..db.len()).map(|i| lits_of(db.nogood(i)));
         let scores = Scores::new(opts.heuristic, num_vars, input, opts.seed);
-        let rules = Rules::new(g, c, num_vars);
         let vars = opts.decide.on_vars();
         let mut phases = if vars {
             SavedPhases::new(num_vars, |v| {
@@ -219,7 +300,7 @@ impl CpuEngine {
         let deps = Deps::new(opts.learning == Learning::Fwd, opts.fwd_cut);
         let sums = SumPropagator::new(&c.native_sums, num_vars, deps.decision_sets());
         let opt = ObjectiveBound::new(&g.objective, num_vars, opts.learning == Learning::Fwd);
-        let mut e = CpuEngine {
+        CpuEngine {
             opts,
             num_atoms: g.num_atoms,
             input_atoms: g.input_atoms(),
@@ -273,16 +354,16 @@ impl CpuEngine {
             assumed: Vec::new(),
             held: Vec::new(),
             core: None,
-        };
-        e.load_input(db);
-        e.bins.compact();
-        e.watches.compact();
-        for v in 1..num_vars as Var {
-            if e.vars || e.rules.is_candidate(v) {
-                e.scores.insert(v);
+        }
+    }
+
+    /// Queue every variable the decisions may pick (all of them, deciding on variables).
+    fn queue_candidates(&mut self) {
+        for v in 1..self.a.level.len() as Var {
+            if self.vars || self.rules.is_candidate(v) {
+                self.scores.insert(v);
             }
         }
-        e
     }
 
     /// Analyse conflict `confl`, backjump, and add the learned nogood (which then propagates).

@@ -48,10 +48,11 @@ impl Values for Assignment {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Unfounded {
     tight: bool,
-    bodies: Vec<BodyDef>,
+    /// The program's bodies, shared with the other threads' engines (empty when tight).
+    bodies: std::sync::Arc<Vec<BodyDef>>,
     cyclic: Vec<bool>,
     /// Atom → (body, weight) where the atom is a positive literal of the body.
     pos_occ: Csr,
@@ -70,6 +71,14 @@ pub struct Unfounded {
 
 impl Unfounded {
     pub fn new(g: &GroundProgram, _num_vars: usize) -> Self {
+        if g.tight {
+            // `check` finds nothing on a tight program: nothing to build (on a program of
+            // millions of rules the occurrence lists alone are tens of MB per thread).
+            return Unfounded {
+                tight: true,
+                ..Unfounded::default()
+            };
+        }
         let n = g.num_atoms as usize + 1;
         let mut pairs = Vec::new();
         let mut weights = Vec::new();
@@ -94,16 +103,10 @@ impl Unfounded {
         // Weights in the CSR's order: stable by atom.
         weights.sort_by_key(|&((p, _), _)| p);
         let pos_occ = Csr::build(n, &pairs);
-        let cyclic = (0..n as u32)
-            .map(|p| p > 0 && !g.tight && g.is_cyclic(p))
-            .collect();
+        let cyclic = (0..n as u32).map(|p| p > 0 && g.is_cyclic(p)).collect();
         Unfounded {
-            tight: g.tight,
-            bodies: if g.tight {
-                Vec::new()
-            } else {
-                g.bodies.clone()
-            },
+            tight: false,
+            bodies: g.bodies.clone(),
             cyclic,
             aliases: g.aliases.clone(),
             pos_occ,

@@ -375,3 +375,41 @@ fn projective_backtracking_reports_each_brute_force_projection_once() {
     }
     assert!(classes >= 1000, "only {classes} classes in all");
 }
+
+/// Engines over one shared rule graph (`Shared`, as a race's threads build theirs) and the
+/// engine that owns its program (`from_owned`, one thread) are the engine `new` builds: the
+/// same models in the same order, each with counters of its own while the graph is one.
+#[test]
+fn shared_and_owned_engines_find_what_the_engine_of_its_own_finds() {
+    for seed in 0..300u64 {
+        let p = random_program(seed);
+        let g = crate::analyse::analyse(&p).expect("generator makes no unsupported input");
+        let c = crate::nogoods::complete(&g);
+        let row = CONFIGS[seed as usize % CONFIGS.len()];
+        let o = row_options(row, seed);
+        let expected = all_models(&mut super::CpuEngine::new(&g, &c, o));
+        let shared = super::Shared::new(&g, &c);
+        let mut first = super::CpuEngine::with_shared(&g, &c, o, &shared);
+        let mut second = super::CpuEngine::with_shared(&g, &c, o, &shared);
+        let own = super::CpuEngine::new(&g, &c, o);
+        assert!(first.shares_rules_with(&second), "seed {seed}: one graph");
+        assert!(
+            !first.shares_rules_with(&own),
+            "seed {seed}: new builds its own"
+        );
+        // The first searches to the end before the second starts: the second's counters are
+        // still its own.
+        assert_eq!(
+            all_models(&mut first),
+            expected,
+            "seed {seed}: shared, first"
+        );
+        assert_eq!(
+            all_models(&mut second),
+            expected,
+            "seed {seed}: shared, second"
+        );
+        let mut owned = super::CpuEngine::from_owned(g, c, o);
+        assert_eq!(all_models(&mut owned), expected, "seed {seed}: from_owned");
+    }
+}
