@@ -220,11 +220,7 @@ fn num_vars(g: &GroundProgram, c: &Completion) -> usize {
 
 impl CpuEngine {
     pub fn new(g: &GroundProgram, c: &Completion, opts: HostOptions) -> CpuEngine {
-        let rules = Rules::new(g, c, num_vars(g, c));
-        let mut e = CpuEngine::without_input(g, c, opts, rules);
-        e.load_input(&c.db);
-        e.queue_candidates();
-        e
+        CpuEngine::over_rules(g, c, opts, Rules::new(g, c, num_vars(g, c)))
     }
 
     /// [`CpuEngine::new`] over the rule graph of `shared` (made from the same `g` and `c`):
@@ -235,7 +231,11 @@ impl CpuEngine {
         opts: HostOptions,
         shared: &Shared,
     ) -> CpuEngine {
-        let rules = Rules::over(shared.rules.clone());
+        CpuEngine::over_rules(g, c, opts, Rules::over(shared.rules.clone()))
+    }
+
+    /// The engine of `g` and `c` whose decisions read `rules`, its input loaded.
+    fn over_rules(g: &GroundProgram, c: &Completion, opts: HostOptions, rules: Rules) -> CpuEngine {
         let mut e = CpuEngine::without_input(g, c, opts, rules);
         e.load_input(&c.db);
         e.queue_candidates();
