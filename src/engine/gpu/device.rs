@@ -250,6 +250,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_profilers_copy_of_the_kernel_source_is_this_one() {
+        // scripts/lib/ncu_lines.py names a sampled instruction's line from kernel_source.py's
+        // text: it must be NVRTC's, line for line.
+        let out = std::process::Command::new("python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scripts/lib/kernel_source.py"
+            ))
+            .arg(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("python3 runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8(out.stdout).unwrap() == many_source(),
+            "kernel_source.py's source differs from many_source()"
+        );
+    }
+
+    #[test]
     fn the_search_kernel_is_one_unit_with_one_entry_point() {
         let src = many_source();
         assert_eq!(src.matches("extern \"C\" __global__").count(), 1);
